@@ -1,0 +1,7 @@
+#pragma once
+
+namespace cuzk {
+
+const char* version_string();
+
+}  // namespace cuzk

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Developer entry point: installs what is missing (Debian 12, as root), builds, and runs the demo
+# or the tests.  Usage: ./dev.sh demo | test | build | bench
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+BUILD=${CUZK_BUILD_DIR:-$ROOT/build}
+
+# Debian packages the build and tests need; each is a well-kept package chosen for its job.
+PACKAGES=(cmake ninja-build g++ pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks
+  libfmt-dev libspdlog-dev                          # formatting and logging
+  libboost-dev                                      # Boost.Interprocess (shared-memory rings)
+  libzmq3-dev cppzmq-dev                            # control messages between the daemons
+  libtbb-dev                                        # parallel loops (MSM, NTT, synthesis)
+  libcli11-dev nlohmann-json3-dev libsimdjson-dev   # command lines, JSON (simdjson for C1 files)
+  libtomlplusplus-dev                               # TOML config files
+  libnuma-dev libsystemd-dev                        # NUMA pinning, sd_notify
+  libssl-dev                                        # SHA256 for native hashing
+  nodejs npm)                                       # the @noble/curves test oracle
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "dev.sh: installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  install_missing
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja ${CUZK_CMAKE_ARGS:-} >/dev/null
+  cmake --build "$BUILD" --parallel "$(nproc)"
+}
+
+case "${1:-test}" in
+  build) build ;;
+  test)
+    build
+    cd "$BUILD" && ctest --output-on-failure --timeout 900 -j "$(nproc)"
+    ;;
+  demo)
+    build
+    "$BUILD/cli/cuzk" demo
+    ;;
+  bench)
+    build
+    "$ROOT/bench/run_cpu_benchmarks.sh" "$BUILD"
+    ;;
+  *)
+    echo "usage: ./dev.sh demo | test | build | bench" >&2
+    exit 2
+    ;;
+esac
