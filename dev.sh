@@ -16,8 +16,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libcli11-dev nlohmann-json3-dev libsimdjson-dev   # command lines, JSON (simdjson for C1 files)
   libtomlplusplus-dev                               # TOML config files
   libnuma-dev libsystemd-dev                        # NUMA pinning, sd_notify
-  libssl-dev                                        # SHA256 for native hashing
-  nodejs npm)                                       # the @noble/curves test oracle
+  libssl-dev)                                       # SHA256 for native hashing
 
 install_missing() {
   local missing=()
@@ -31,6 +30,18 @@ install_missing() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
+  # The @noble/curves oracle needs node and npm; a node that came with its own npm is kept as it is.
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm
+  fi
+}
+
+oracle_deps() {
+  # Pinned by tests/oracle/package-lock.json; node_modules is not committed.
+  if [ -f "$ROOT/tests/oracle/package-lock.json" ] && [ ! -d "$ROOT/tests/oracle/node_modules/@noble/curves" ]; then
+    (cd "$ROOT/tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
 }
 
 build() {
@@ -43,6 +54,7 @@ case "${1:-test}" in
   build) build ;;
   test)
     build
+    oracle_deps
     cd "$BUILD" && ctest --output-on-failure --timeout 900 -j "$(nproc)"
     ;;
   demo)

@@ -8,6 +8,7 @@
 
 #include "common/ff/bigint.hpp"
 #include "common/ff/hd.hpp"
+#include "common/ff/mont_mul_x86.hpp"
 
 namespace cuzk::ff {
 
@@ -80,6 +81,12 @@ public:
     CUZK_HD friend bool operator!=(const mont_field& a, const mont_field& b) { return !(a == b); }
 
     CUZK_HD_INLINE mont_field& operator+=(const mont_field& b) {
+#if defined(CUZK_FF_HAVE_X86_ADD_SUB)
+        if constexpr (N == 6 || N == 4) {
+            add_to(*this, *this, b);
+            return *this;
+        }
+#endif
         uint64_t carry = 0;
         for (size_t i = 0; i < N; ++i) {
             u128 s = u128(l[i]) + b.l[i] + carry;
@@ -90,6 +97,12 @@ public:
         return *this;
     }
     CUZK_HD_INLINE mont_field& operator-=(const mont_field& b) {
+#if defined(CUZK_FF_HAVE_X86_ADD_SUB)
+        if constexpr (N == 6 || N == 4) {
+            sub_to(*this, *this, b);
+            return *this;
+        }
+#endif
         uint64_t borrow = 0;
         for (size_t i = 0; i < N; ++i) {
             u128 d = u128(l[i]) - b.l[i] - borrow;
@@ -106,19 +119,27 @@ public:
         }
         return *this;
     }
-    // Carry-free CIOS Montgomery multiplication: N^2 + N 64x64 products, no final carry word
-    // because the modulus leaves the top bit free.
+    // a * b * R^-1. On x86-64 hosts with ADX/BMI2 the 6- and 4-limb fields use the MULX/ADCX/ADOX
+    // assembly of mont_mul_x86.hpp; everything else, device code included, runs mul_portable.
     CUZK_HD_INLINE mont_field& operator*=(const mont_field& b) {
+        mul_to(*this, *this, b);
+        return *this;
+    }
+    // Carry-free CIOS Montgomery multiplication: N^2 + N 64x64 products, no final carry word
+    // because the modulus leaves the top bit free. The reference the assembly is tested against.
+    static CUZK_HD_INLINE mont_field mul_portable(const mont_field& a, const mont_field& b) {
         uint64_t t[N] = {};
+#pragma GCC unroll 8
         for (size_t i = 0; i < N; ++i) {
-            u128 acc = u128(l[0]) * b.l[i] + t[0];
+            u128 acc = u128(a.l[0]) * b.l[i] + t[0];
             uint64_t A = uint64_t(acc >> 64);
             uint64_t t0 = uint64_t(acc);
             uint64_t m = t0 * INV;
             u128 red = u128(m) * MODULUS[0] + t0;
             uint64_t C = uint64_t(red >> 64);
+#pragma GCC unroll 8
             for (size_t j = 1; j < N; ++j) {
-                acc = u128(l[j]) * b.l[i] + t[j] + A;
+                acc = u128(a.l[j]) * b.l[i] + t[j] + A;
                 A = uint64_t(acc >> 64);
                 red = u128(m) * MODULUS[j] + uint64_t(acc) + C;
                 C = uint64_t(red >> 64);
@@ -126,14 +147,43 @@ public:
             }
             t[N - 1] = C + A;
         }
-        for (size_t i = 0; i < N; ++i) l[i] = t[i];
-        reduce_once();
-        return *this;
+        mont_field r;
+        for (size_t i = 0; i < N; ++i) r.l[i] = t[i];
+        r.reduce_once();
+        return r;
     }
 
-    CUZK_HD_INLINE friend mont_field operator+(mont_field a, const mont_field& b) { return a += b; }
-    CUZK_HD_INLINE friend mont_field operator-(mont_field a, const mont_field& b) { return a -= b; }
-    CUZK_HD_INLINE friend mont_field operator*(mont_field a, const mont_field& b) { return a *= b; }
+    // Operands by reference where assembly computes into a fresh value: a by-value copy of a
+    // just-stored element is read back with vector loads that cannot forward from the scalar
+    // stores, a stall of ~10 cycles on every chained operation.
+    CUZK_HD_INLINE friend mont_field operator+(const mont_field& a, const mont_field& b) {
+        mont_field r;
+#if defined(CUZK_FF_HAVE_X86_ADD_SUB)
+        if constexpr (N == 6 || N == 4) {
+            add_to(r, a, b);
+            return r;
+        }
+#endif
+        r = a;
+        return r += b;
+    }
+    CUZK_HD_INLINE friend mont_field operator-(const mont_field& a, const mont_field& b) {
+        mont_field r;
+#if defined(CUZK_FF_HAVE_X86_ADD_SUB)
+        if constexpr (N == 6 || N == 4) {
+            sub_to(r, a, b);
+            return r;
+        }
+#endif
+        r = a;
+        return r -= b;
+    }
+    // Both operands by reference: the product goes straight into a fresh value, no copy of |a|.
+    CUZK_HD_INLINE friend mont_field operator*(const mont_field& a, const mont_field& b) {
+        mont_field r;
+        mul_to(r, a, b);
+        return r;
+    }
     CUZK_HD_INLINE mont_field operator-() const { return zero() - *this; }
 
     CUZK_HD_INLINE mont_field dbl() const { return *this + *this; }
@@ -250,6 +300,34 @@ public:
     }
 
 private:
+    // r = a * b * R^-1; r may be a or b.
+    static CUZK_HD_INLINE void mul_to(mont_field& r, const mont_field& a, const mont_field& b) {
+#if defined(CUZK_FF_HAVE_X86_MONT_MUL)
+        if constexpr (N == 6) {
+            x86::mont_mul_6<mont_field>(r.l, a.l, b.l);
+            return;
+        } else if constexpr (N == 4) {
+            x86::mont_mul_4<mont_field>(r.l, a.l, b.l);
+            return;
+        }
+#endif
+        r = mul_portable(a, b);
+    }
+
+#if defined(CUZK_FF_HAVE_X86_ADD_SUB)
+    // r = a + b and r = a - b (mod p) in x86 assembly; r may be a or b. Only for N = 6 and 4.
+    static inline __attribute__((always_inline)) void add_to(mont_field& r, const mont_field& a,
+                                                             const mont_field& b) {
+        if constexpr (N == 6) x86::mod_add_6<mont_field>(r.l, a.l, b.l);
+        else x86::mod_add_4<mont_field>(r.l, a.l, b.l);
+    }
+    static inline __attribute__((always_inline)) void sub_to(mont_field& r, const mont_field& a,
+                                                             const mont_field& b) {
+        if constexpr (N == 6) x86::mod_sub_6<mont_field>(r.l, a.l, b.l);
+        else x86::mod_sub_4<mont_field>(r.l, a.l, b.l);
+    }
+#endif
+
     CUZK_HD_INLINE void reduce_once() {
         uint64_t t[N];
         uint64_t borrow = 0;

@@ -1,0 +1,30 @@
+// The cuzk command line: each command registers itself on the CLI11 app and leaves an action to run
+// after parsing, so every command shares one error-to-exit-code policy (main.cpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace cuzk::cli {
+
+// Exit codes of the CLI (shared/DESIGN.md section 6).
+enum exit_code : int {
+    exit_ok = 0,
+    exit_negative = 1,     // a valid request with a negative answer (the proof is invalid)
+    exit_bad_input = 2,    // bad input or usage: the message names what and where
+    exit_unavailable = 3,  // the service is unavailable (daemon commands)
+    exit_internal = 4,     // a bug or a resource failure (out of memory, disk full): not the input's fault
+};
+
+using action = std::function<int()>;
+
+void add_circuits_command(CLI::App& app, action& run);
+void add_setup_command(CLI::App& app, action& run);
+void add_prove_command(CLI::App& app, action& run);
+void add_verify_command(CLI::App& app, action& run);
+void add_demo_command(CLI::App& app, action& run);
+
+// "sha256:4" -> "sha256_4": circuit names become file stems.
+std::string circuit_file_stem(const std::string& circuit);
+
+}  // namespace cuzk::cli

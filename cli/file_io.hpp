@@ -1,0 +1,16 @@
+// Whole-file reads and writes for the CLI, with errors that name the file.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+namespace cuzk::cli {
+
+// Throws cuzk::input_error "<path>: cannot open ..." when the file is missing or unreadable.
+std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path, const char* what);
+// Writes through a temporary file and a rename, so a reader never sees half a file.
+void write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+
+}  // namespace cuzk::cli

@@ -1,0 +1,76 @@
+#include "common/circuits/registry.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "common/circuits/mul_chain.hpp"
+#include "common/circuits/sha256_chain.hpp"
+
+namespace cuzk::circuits {
+
+namespace {
+
+constexpr size_t MAX_SHA256_BLOCKS = 1024;     // ~2^25 constraints
+constexpr size_t MAX_MUL_CONSTRAINTS = 1u << 28;
+
+[[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
+    std::string msg("circuit spec '");
+    msg.append(spec).append("': ").append(why).append(" (accepted: ");
+    bool first = true;
+    for (const auto& c : list_circuits()) {
+        if (!first) msg.append(", ");
+        msg.append(c.pattern);
+        first = false;
+    }
+    msg.append(")");
+    throw std::invalid_argument(msg);
+}
+
+size_t parse_count(std::string_view spec, std::string_view digits, size_t lo, size_t hi) {
+    size_t v = 0;
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    // Messages are built with append: GCC 12 warns falsely (-Wrestrict) on "literal" + string.
+    if (digits.empty() || ec != std::errc() || p != digits.data() + digits.size()) {
+        std::string why(1, '\'');
+        why.append(digits).append("' is not a decimal count");
+        bad_spec(spec, why);
+    }
+    if (v < lo || v > hi) {
+        std::string why("count ");
+        why.append(std::to_string(v)).append(" is outside ").append(std::to_string(lo)).append("..").append(std::to_string(hi));
+        bad_spec(spec, why);
+    }
+    return v;
+}
+
+}  // namespace
+
+std::vector<circuit_info> list_circuits() {
+    return {
+        {"sha256:<blocks>[@seed]",
+         "chain of <blocks> SHA256 compressions over private message blocks derived from the seed; "
+         "the final digest packed into 2 public inputs (about 26.4k constraints per block)"},
+        {"mul:<n>[@seed]", "n multiplication constraints x_{k+1} = x_k * x_{k-1}; the last product is the one "
+                           "public input (tiny, for unit tests)"},
+    };
+}
+
+std::unique_ptr<circuit> make_circuit(std::string_view spec) {
+    size_t colon = spec.find(':');
+    if (colon == std::string_view::npos) bad_spec(spec, "expected <name>:<count>[@seed]");
+    std::string_view kind = spec.substr(0, colon);
+    std::string_view rest = spec.substr(colon + 1);
+    std::string seed;
+    if (size_t at = rest.find('@'); at != std::string_view::npos) {
+        seed = std::string(rest.substr(at + 1));
+        rest = rest.substr(0, at);
+        if (seed.empty()) bad_spec(spec, "empty seed after '@'");
+    }
+    if (kind == "sha256") return std::make_unique<sha256_chain>(parse_count(spec, rest, 1, MAX_SHA256_BLOCKS), seed);
+    if (kind == "mul") return std::make_unique<mul_chain>(parse_count(spec, rest, 1, MAX_MUL_CONSTRAINTS), seed);
+    std::string why("unknown circuit '");
+    why.append(kind).append("'");
+    bad_spec(spec, why);
+}
+
+}  // namespace cuzk::circuits

@@ -1,0 +1,15 @@
+// Error types that reach users. An input_error is the user's to fix (a bad file, flag or request): the CLI
+// exits 2 and a daemon answers with an error reply; its message names what was wrong and where.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace cuzk {
+
+class input_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace cuzk

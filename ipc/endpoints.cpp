@@ -1,0 +1,77 @@
+#include "ipc/endpoints.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace cuzk::ipc {
+namespace {
+
+constexpr std::string_view ipc_scheme = "ipc://";
+
+}  // namespace
+
+std::filesystem::path default_runtime_dir() {
+    if (const char* dir = std::getenv("CUZK_RUNTIME_DIR"); dir != nullptr && *dir != '\0') return dir;
+    if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir != nullptr && *dir != '\0') {
+        return std::filesystem::path(dir) / "cuzk";
+    }
+    if (::access("/run/cuzk", W_OK) == 0 || ::access("/run", W_OK) == 0) return "/run/cuzk";
+    return fmt::format("/tmp/cuzk-{}", ::getuid());
+}
+
+void ensure_runtime_dir(const std::filesystem::path& dir) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error) {
+        throw std::runtime_error(fmt::format("cannot create the runtime directory {}: {}; set CUZK_RUNTIME_DIR to a "
+                                             "writable directory",
+                                             dir.string(), error.message()));
+    }
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0) {
+        throw std::runtime_error(fmt::format("cannot stat the runtime directory {}: {}", dir.string(), std::strerror(errno)));
+    }
+    if (!S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("runtime directory {} is not a directory", dir.string()));
+    if (info.st_uid != ::getuid()) {
+        throw std::runtime_error(fmt::format("runtime directory {} belongs to uid {}, not to this process (uid {}); "
+                                             "set CUZK_RUNTIME_DIR to a directory of your own",
+                                             dir.string(), info.st_uid, ::getuid()));
+    }
+    if ((info.st_mode & S_IWOTH) != 0) {
+        throw std::runtime_error(fmt::format("runtime directory {} is writable by others (mode {:o}); chmod 0700 it",
+                                             dir.string(), info.st_mode & 07777));
+    }
+    if ((info.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
+        throw std::runtime_error(fmt::format("cannot chmod 0700 the runtime directory {}: {}", dir.string(),
+                                             std::strerror(errno)));
+    }
+}
+
+std::string ipc_endpoint(const std::filesystem::path& runtime_dir, std::string_view socket_name) {
+    if (socket_name.empty() || socket_name.find('/') != std::string_view::npos) {
+        throw std::invalid_argument(fmt::format("invalid socket name '{}': a plain file name is expected", socket_name));
+    }
+    const auto path = (runtime_dir / fmt::format("{}.sock", socket_name)).string();
+    constexpr std::size_t limit = sizeof(sockaddr_un::sun_path) - 1;
+    if (path.size() > limit) {
+        throw std::invalid_argument(fmt::format("socket path {} is {} bytes, a Unix socket path holds at most {}: "
+                                                "choose a shorter runtime directory (CUZK_RUNTIME_DIR)",
+                                                path, path.size(), limit));
+    }
+    return fmt::format("{}{}", ipc_scheme, path);
+}
+
+std::filesystem::path ipc_socket_path(std::string_view endpoint) {
+    if (!endpoint.starts_with(ipc_scheme)) return {};
+    return std::filesystem::path(endpoint.substr(ipc_scheme.size()));
+}
+
+}  // namespace cuzk::ipc

@@ -1,0 +1,35 @@
+// Where the ZeroMQ sockets of the pipeline live: ipc:// endpoints (Unix sockets) in a runtime directory by
+// default; tcp:// only when configured (ZeroMQ accepts it as is; these helpers only build ipc:// ones).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace cuzk::ipc {
+
+// Default socket names (one per receiving role); daemons may be configured otherwise.
+namespace socket_names {
+inline constexpr std::string_view api = "assemblerd";        // clients -> assemblerd (SUBMIT, AWAIT, STATUS, CANCEL)
+inline constexpr std::string_view results = "assemblerd-results";  // synthd, gpud -> assemblerd
+inline constexpr std::string_view synthd = "synthd";         // assemblerd -> synthd (JOB, CANCEL)
+inline constexpr std::string_view gpud = "gpud";             // synthd -> gpud (SLOT_READY), assemblerd -> gpud
+}  // namespace socket_names
+
+// $CUZK_RUNTIME_DIR if set; else $XDG_RUNTIME_DIR/cuzk (systemd user sessions); else /run/cuzk when /run
+// is writable (root, or systemd's RuntimeDirectory=cuzk); else /tmp/cuzk-<uid>.
+std::filesystem::path default_runtime_dir();
+
+// Creates |dir| (and parents) with mode 0700 when missing. Refuses (std::runtime_error, naming the path)
+// a directory owned by another user or writable by others: anyone who can create sockets there could
+// impersonate a stage.
+void ensure_runtime_dir(const std::filesystem::path& dir);
+
+// "ipc://<dir>/<name>.sock". Throws std::invalid_argument when the socket path exceeds the 107 bytes a Unix
+// socket address can hold (the message names the path and suggests a shorter runtime directory).
+std::string ipc_endpoint(const std::filesystem::path& runtime_dir, std::string_view socket_name);
+
+// The filesystem path of an ipc:// endpoint; empty for any other transport.
+std::filesystem::path ipc_socket_path(std::string_view endpoint);
+
+}  // namespace cuzk::ipc

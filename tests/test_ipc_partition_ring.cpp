@@ -1,0 +1,618 @@
+// The shared-memory ring of partition slots: segment creation and attachment (versioned header, sizes,
+// permissions, clear failures), the slot state machine and its refusals, FULL as backpressure, FIFO hand-off,
+// blocking waits, and reclaim of slots whose holder process died (SIGKILL, zombie, reused pid).
+#include <gtest/gtest.h>
+
+#include "ipc/partition_ring.hpp"
+#include "ipc/process_identity.hpp"
+#include "ipc/shm_error.hpp"
+#include "ipc/shm_header.hpp"
+
+#include <fmt/format.h>
+
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+using namespace cuzk::ipc;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string unique_name(const char* what) {
+    static std::atomic<int> counter{0};
+    return fmt::format("cuzk-test-{}-{}-{}", what, getpid(), counter++);
+}
+
+void fill(std::span<std::byte> bytes, std::uint8_t seed) {
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::byte(static_cast<std::uint8_t>(seed + i * 7));
+}
+
+bool has_pattern(std::span<const std::byte> bytes, std::uint8_t seed) {
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] != std::byte(static_cast<std::uint8_t>(seed + i * 7))) return false;
+    }
+    return true;
+}
+
+// A forked child that runs |body| and then waits to be killed; the parent learns over a pipe that |body| is done.
+class child_process {
+public:
+    template <typename Body>
+    explicit child_process(Body body) {
+        int fds[2];
+        if (::pipe(fds) != 0) throw std::runtime_error("pipe");
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            ::close(fds[0]);
+            const char ok = body() ? 'y' : 'n';
+            (void)!::write(fds[1], &ok, 1);
+            for (;;) ::pause();
+        }
+        ::close(fds[1]);
+        char ok = 'n';
+        const bool got = ::read(fds[0], &ok, 1) == 1;
+        ::close(fds[0]);
+        ready_ = got && ok == 'y';
+    }
+    ~child_process() {
+        if (pid_ > 0) kill_and_reap();
+    }
+    bool ready() const { return ready_; }
+    pid_t pid() const { return pid_; }
+    void kill() const { ::kill(pid_, SIGKILL); }
+    void kill_and_reap() {
+        kill();
+        ::waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+    }
+
+private:
+    pid_t pid_ = -1;
+    bool ready_ = false;
+};
+
+class PartitionRing : public ::testing::Test {
+protected:
+    void SetUp() override {
+        config.segment.name = unique_name("ring");
+        config.slot_count = 4;
+        config.slot_bytes = 10000;  // not a page multiple: the stride rounds up
+    }
+    void TearDown() override { partition_ring::remove(config.segment); }
+
+    partition_ring make() { return partition_ring::create(config); }
+
+    ring_config config;
+};
+
+}  // namespace
+
+TEST_F(PartitionRing, CreatesSegmentWithVersionedHeaderAndPrivateMode) {
+    auto sut = make();
+    const auto& header = sut.header();
+    EXPECT_EQ(header.magic.load(), partition_ring::magic);
+    EXPECT_EQ(header.layout_version, partition_ring::layout_version);
+    EXPECT_EQ(header.header_bytes, sizeof(shm_header));
+    EXPECT_EQ(header.slot_count, 4u);
+    EXPECT_EQ(header.slot_bytes, 10000u);
+    EXPECT_EQ(header.segment_bytes, ring_geometry_for(4, 10000).segment_bytes);
+    EXPECT_EQ(owner_of(header).pid, getpid());
+    EXPECT_EQ(owner_of(header).start_time, current_process().start_time);
+    EXPECT_NE(owner_of(header).start_time, 0u);
+    EXPECT_GT(header.heartbeat_ms.load(), 1'600'000'000'000u);  // CLOCK_REALTIME in ms
+
+    struct stat info {};
+    ASSERT_EQ(::stat(config.segment.backing_path().c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600u);
+    EXPECT_EQ(static_cast<std::uint64_t>(info.st_size), header.segment_bytes);
+    EXPECT_GE(static_cast<std::uint64_t>(info.st_blocks) * 512, header.segment_bytes);  // reserved, not sparse
+}
+
+TEST_F(PartitionRing, PayloadsArePageAlignedAndDisjoint) {
+    auto sut = make();
+    std::vector<write_claim> claims;
+    while (auto claim = sut.claim_for_write(1, 0)) claims.push_back(*claim);
+    ASSERT_EQ(claims.size(), 4u);
+    for (const auto& claim : claims) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(claim.payload.data()) % 4096, 0u);
+        EXPECT_EQ(claim.payload.size(), 10000u);
+        EXPECT_GE(claim.payload.data(), sut.mapping().data());
+        EXPECT_LE(claim.payload.data() + claim.payload.size(), sut.mapping().data() + sut.mapping().size());
+        for (const auto& other : claims) {
+            if (&other == &claim) continue;
+            const bool disjoint = claim.payload.data() + claim.payload.size() <= other.payload.data() ||
+                                  other.payload.data() + other.payload.size() <= claim.payload.data();
+            EXPECT_TRUE(disjoint);
+        }
+    }
+}
+
+TEST_F(PartitionRing, SecondMappingSeesTheSameSlots) {
+    auto writer = make();
+    auto prover = partition_ring::open(config.segment);
+    EXPECT_EQ(prover.slot_count(), 4u);
+    EXPECT_EQ(prover.slot_bytes(), 10000u);
+
+    auto claim = writer.claim_for_write(7, 3);
+    ASSERT_TRUE(claim);
+    fill(claim->payload.first(5000), 11);
+    ASSERT_EQ(writer.commit(*claim, 5000, 42), transition_status::ok);
+
+    auto taken = prover.take_ready();
+    ASSERT_TRUE(taken);
+    EXPECT_EQ(taken->job_id, 7u);
+    EXPECT_EQ(taken->partition, 3u);
+    EXPECT_EQ(taken->payload_format, 42u);
+    EXPECT_EQ(taken->generation, claim->generation);
+    ASSERT_EQ(taken->payload.size(), 5000u);
+    EXPECT_TRUE(has_pattern(taken->payload, 11));
+}
+
+TEST_F(PartitionRing, CreateRefusesAnExistingSegment) {
+    auto first = make();
+    try {
+        (void)partition_ring::create(config);
+        FAIL() << "second create succeeded";
+    } catch (const shm_error& e) {
+        EXPECT_EQ(e.code(), shm_errc::already_exists);
+        EXPECT_NE(std::string(e.what()).find(config.segment.name), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(PartitionRing, OpenOrCreateReusesAMatchingRingAndRefusesAnotherGeometry) {
+    auto first = partition_ring::open_or_create(config);
+    auto claim = first.claim_for_write(1, 1);
+    ASSERT_TRUE(claim);
+    ASSERT_EQ(first.commit(*claim, 10), transition_status::ok);
+
+    auto again = partition_ring::open_or_create(config);  // a restarted stage finds its READY slot
+    EXPECT_TRUE(again.take_ready());
+
+    auto other = config;
+    other.slot_count = 8;
+    try {
+        (void)partition_ring::open_or_create(other);
+        FAIL() << "a ring with another slot count was accepted";
+    } catch (const shm_error& e) {
+        EXPECT_EQ(e.code(), shm_errc::incompatible);
+        EXPECT_NE(std::string(e.what()).find("8 slots"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(PartitionRing, OpenOfAMissingRingReportsNotFound) {
+    try {
+        (void)partition_ring::open(config.segment);
+        FAIL();
+    } catch (const shm_error& e) {
+        EXPECT_EQ(e.code(), shm_errc::not_found);
+        EXPECT_NE(std::string(e.what()).find(config.segment.name), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("No such file"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(PartitionRing, SegmentTooLargeForItsDirectoryFailsWithSizeAndDirectory) {
+    config.slot_count = 1024;
+    config.slot_bytes = std::uint64_t{1} << 40;  // 1 PiB in all: fits no tmpfs
+    try {
+        (void)partition_ring::create(config);
+        FAIL() << "a 1 PiB ring was created";
+    } catch (const shm_error& e) {
+        EXPECT_EQ(e.code(), shm_errc::no_space);
+        const std::string text = e.what();
+        EXPECT_NE(text.find("/dev/shm"), std::string::npos) << text;
+        EXPECT_NE(text.find("1024.0 TiB"), std::string::npos) << text;
+        EXPECT_NE(text.find(config.segment.name), std::string::npos) << text;
+    }
+    EXPECT_FALSE(std::filesystem::exists(config.segment.backing_path()));
+}
+
+TEST_F(PartitionRing, InvalidNamesAndSizesAreRefused) {
+    auto bad = config;
+    bad.segment.name = "has/slash";
+    EXPECT_THROW((void)partition_ring::create(bad), shm_error);
+    bad = config;
+    bad.slot_count = 0;
+    try {
+        (void)partition_ring::create(bad);
+        FAIL();
+    } catch (const shm_error& e) {
+        EXPECT_EQ(e.code(), shm_errc::invalid_argument);
+    }
+}
+
+TEST_F(PartitionRing, ForeignOrUnpublishedSegmentIsRefused) {
+    {
+        auto raw = shm_segment::create(config.segment, 1 << 16);
+        try {
+            (void)partition_ring::open(config.segment, 50ms);
+            FAIL() << "an unpublished segment was opened";
+        } catch (const shm_error& e) {
+            EXPECT_EQ(e.code(), shm_errc::not_initialized) << e.what();
+        }
+        publish_header(raw.data(), {make_magic("SOMEELSE"), 1, 1 << 16, 0, 0});
+        try {
+            (void)partition_ring::open(config.segment);
+            FAIL() << "a foreign segment was opened";
+        } catch (const shm_error& e) {
+            EXPECT_EQ(e.code(), shm_errc::incompatible);
+            EXPECT_NE(std::string(e.what()).find("SOMEELSE"), std::string::npos) << e.what();
+        }
+    }
+    partition_ring::remove(config.segment);
+    {
+        auto raw = shm_segment::create(config.segment, 1 << 16);
+        publish_header(raw.data(), {partition_ring::magic, partition_ring::layout_version + 1, 1 << 16, 1, 1});
+        try {
+            (void)partition_ring::open(config.segment);
+            FAIL() << "another layout version was opened";
+        } catch (const shm_error& e) {
+            EXPECT_EQ(e.code(), shm_errc::incompatible);
+            EXPECT_NE(std::string(e.what()).find("layout version 2"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST_F(PartitionRing, GroupSharedSegmentGetsTheGroupAndMode0660) {
+    std::vector<char> buffer(16384);
+    group entry{};
+    group* found = nullptr;
+    ASSERT_EQ(::getgrgid_r(getgid(), &entry, buffer.data(), buffer.size(), &found), 0);
+    ASSERT_NE(found, nullptr);
+    config.segment.mode = 0660;
+    config.segment.group = found->gr_name;
+    auto sut = make();
+    struct stat info {};
+    ASSERT_EQ(::stat(config.segment.backing_path().c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0660u);
+    EXPECT_EQ(info.st_gid, getgid());
+
+    auto bad = config;
+    bad.segment.name = unique_name("ring");
+    bad.segment.group = "no-such-group-cuzk";
+    try {
+        (void)partition_ring::create(bad);
+        FAIL();
+    } catch (const shm_error& e) {
+        EXPECT_EQ(e.code(), shm_errc::invalid_argument);
+        EXPECT_NE(std::string(e.what()).find("no-such-group-cuzk"), std::string::npos);
+    }
+    EXPECT_FALSE(std::filesystem::exists(bad.segment.backing_path()));
+}
+
+TEST_F(PartitionRing, RingInAConfiguredDirectoryIsAFileThere) {
+    const auto dir = std::filesystem::temp_directory_path() / unique_name("dir");
+    std::filesystem::create_directories(dir);
+    config.segment.directory = dir;
+    {
+        auto sut = make();
+        EXPECT_TRUE(std::filesystem::exists(dir / config.segment.name));
+        auto other = partition_ring::open(config.segment);
+        auto claim = sut.claim_for_write(5, 6);
+        ASSERT_TRUE(claim);
+        ASSERT_EQ(sut.commit(*claim, 1), transition_status::ok);
+        EXPECT_TRUE(other.take_ready());
+    }
+    EXPECT_TRUE(partition_ring::remove(config.segment));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_F(PartitionRing, FullCycleWalksTheStateMachineAndBumpsGenerationPerTenancy) {
+    auto sut = make();
+    auto state_of = [&](std::uint32_t slot) { return sut.snapshot()[slot].state; };
+
+    auto claim = sut.claim_for_write(100, 2);
+    ASSERT_TRUE(claim);
+    EXPECT_EQ(claim->generation, 1u);
+    EXPECT_EQ(state_of(claim->slot), slot_state::writing);
+    EXPECT_EQ(sut.snapshot()[claim->slot].holder, getpid());
+    EXPECT_EQ(sut.snapshot()[claim->slot].job_id, 100u);
+
+    ASSERT_EQ(sut.commit(*claim, 64), transition_status::ok);
+    EXPECT_EQ(state_of(claim->slot), slot_state::ready);
+    EXPECT_EQ(sut.snapshot()[claim->slot].holder, 0);
+
+    auto taken = sut.take_ready();
+    ASSERT_TRUE(taken);
+    EXPECT_EQ(taken->slot, claim->slot);
+    EXPECT_EQ(state_of(claim->slot), slot_state::proving);
+    EXPECT_FALSE(sut.take_ready());  // nothing else READY
+
+    ASSERT_EQ(sut.release(*taken), transition_status::ok);
+    EXPECT_EQ(state_of(claim->slot), slot_state::free);
+
+    // Every slot's second tenancy has generation 2.
+    std::vector<write_claim> all;
+    while (auto next = sut.claim_for_write(101, 0)) all.push_back(*next);
+    ASSERT_EQ(all.size(), 4u);
+    for (const auto& c : all) EXPECT_EQ(c.generation, c.slot == claim->slot ? 2u : 1u);
+
+    const auto counters = sut.counters();
+    EXPECT_EQ(counters.commits, 1u);
+    EXPECT_EQ(counters.releases, 1u);
+}
+
+TEST_F(PartitionRing, IllegalTransitionsAreRefusedWithoutSideEffects) {
+    auto sut = make();
+    auto claim = sut.claim_for_write(1, 0);
+    ASSERT_TRUE(claim);
+
+    // A WRITING slot cannot be released as if proving.
+    proving_claim fake;
+    fake.slot = claim->slot;
+    fake.generation = claim->generation;
+    EXPECT_EQ(sut.release(fake), transition_status::wrong_state);
+    // Out of range.
+    write_claim nowhere{99, 1, {}};
+    EXPECT_EQ(sut.commit(nowhere, 0), transition_status::no_such_slot);
+    // A claim of an older generation.
+    write_claim stale = *claim;
+    stale.generation -= 1;
+    EXPECT_EQ(sut.commit(stale, 0), transition_status::stale_generation);
+    // Too large a payload throws and leaves the slot WRITING.
+    EXPECT_THROW((void)sut.commit(*claim, 10001), std::length_error);
+    EXPECT_EQ(sut.snapshot()[claim->slot].state, slot_state::writing);
+
+    ASSERT_EQ(sut.commit(*claim, 10), transition_status::ok);
+    EXPECT_EQ(sut.commit(*claim, 10), transition_status::wrong_state);  // twice
+    EXPECT_EQ(sut.abort(*claim), transition_status::wrong_state);       // READY cannot be aborted
+    EXPECT_EQ(sut.release(fake), transition_status::wrong_state);       // READY is not PROVING
+
+    auto taken = sut.take_ready();
+    ASSERT_TRUE(taken);
+    EXPECT_EQ(sut.commit(*claim, 10), transition_status::wrong_state);  // PROVING is not WRITING
+    ASSERT_EQ(sut.release(*taken), transition_status::ok);
+    EXPECT_EQ(sut.release(*taken), transition_status::wrong_state);  // FREE already
+
+    auto again = sut.claim_for_write(2, 0);
+    ASSERT_TRUE(again);
+    // The old proving claim names the previous tenancy of the slot if it landed on the same one.
+    if (again->slot == taken->slot) {
+        EXPECT_EQ(sut.release(*taken), transition_status::stale_generation);
+    }
+    ASSERT_EQ(sut.abort(*again), transition_status::ok);
+    EXPECT_EQ(sut.snapshot()[again->slot].state, slot_state::free);
+    EXPECT_EQ(sut.counters().aborts, 1u);
+}
+
+TEST_F(PartitionRing, SlotHeldByAnotherProcessIsNotOurs) {
+    auto sut = make();
+    child_process child([&] {
+        auto claim = sut.claim_for_write(9, 9);
+        return claim && sut.commit(*claim, 1) == transition_status::ok && sut.take_ready().has_value();
+    });
+    ASSERT_TRUE(child.ready());
+    const auto slot = sut.snapshot();
+    const auto held = std::find_if(slot.begin(), slot.end(), [](const auto& s) { return s.state == slot_state::proving; });
+    ASSERT_NE(held, slot.end());
+    EXPECT_EQ(held->holder, child.pid());
+    proving_claim mine;
+    mine.slot = held->slot;
+    mine.generation = held->generation;
+    EXPECT_EQ(sut.release(mine), transition_status::not_holder);
+    EXPECT_TRUE(sut.reclaim_dead().empty());  // the holder lives
+}
+
+TEST_F(PartitionRing, FullRingReturnsNothingAndCountsTheBackpressure) {
+    auto sut = make();
+    std::vector<write_claim> claims;
+    for (int i = 0; i < 4; ++i) {
+        auto claim = sut.claim_for_write(1, i);
+        ASSERT_TRUE(claim);
+        claims.push_back(*claim);
+    }
+    EXPECT_FALSE(sut.claim_for_write(1, 4));
+    EXPECT_FALSE(sut.claim_for_write(1, 4));
+    EXPECT_EQ(sut.counters().full_claims, 2u);
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_FALSE(sut.claim_for_write(1, 4, 30ms));
+    EXPECT_GE(std::chrono::steady_clock::now() - started, 30ms);
+    ASSERT_EQ(sut.abort(claims[2]), transition_status::ok);
+    auto claim = sut.claim_for_write(1, 4);
+    ASSERT_TRUE(claim);
+    EXPECT_EQ(claim->slot, claims[2].slot);
+}
+
+TEST_F(PartitionRing, TakeReadyServesTheOldestCommitFirst) {
+    auto sut = make();
+    std::vector<write_claim> claims;
+    for (std::uint32_t i = 0; i < 4; ++i) claims.push_back(*sut.claim_for_write(1, i));
+    for (std::uint32_t order : {2u, 0u, 3u, 1u}) ASSERT_EQ(sut.commit(claims[order], 1), transition_status::ok);
+    std::vector<std::uint32_t> partitions;
+    while (auto taken = sut.take_ready()) partitions.push_back(taken->partition);
+    EXPECT_EQ(partitions, (std::vector<std::uint32_t>{2, 0, 3, 1}));
+}
+
+TEST_F(PartitionRing, WaitersWakeOnCommitAndOnRelease) {
+    auto sut = make();
+    // A prover waiting for work wakes when a slot is committed.
+    std::thread writer([&] {
+        std::this_thread::sleep_for(50ms);
+        auto claim = sut.claim_for_write(3, 3);
+        (void)sut.commit(*claim, 1);
+    });
+    auto started = std::chrono::steady_clock::now();
+    auto taken = sut.take_ready(10s);
+    writer.join();
+    ASSERT_TRUE(taken);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+    EXPECT_EQ(taken->job_id, 3u);
+
+    // A writer waiting on a full ring wakes when a slot is released.
+    std::vector<write_claim> rest;
+    while (auto claim = sut.claim_for_write(4, 0)) rest.push_back(*claim);
+    ASSERT_EQ(rest.size(), 3u);
+    std::thread prover([&] {
+        std::this_thread::sleep_for(50ms);
+        (void)sut.release(*taken);
+    });
+    started = std::chrono::steady_clock::now();
+    auto claim = sut.claim_for_write(5, 0, 10s);
+    prover.join();
+    ASSERT_TRUE(claim);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+    EXPECT_EQ(claim->slot, taken->slot);
+}
+
+TEST_F(PartitionRing, WriterKilledWhileWritingHasItsSlotReclaimedToFree) {
+    auto sut = make();
+    std::uint32_t slot = 0;
+    std::uint32_t generation = 0;
+    {
+        child_process child([&] {
+            auto claim = sut.claim_for_write(77, 5);
+            if (!claim) return false;
+            fill(claim->payload.first(100), 1);  // half-written witness
+            return true;
+        });
+        ASSERT_TRUE(child.ready());
+        const auto before = sut.snapshot();
+        const auto held = std::find_if(before.begin(), before.end(),
+                                       [](const auto& s) { return s.state == slot_state::writing; });
+        ASSERT_NE(held, before.end());
+        slot = held->slot;
+        generation = held->generation;
+        EXPECT_TRUE(sut.reclaim_dead().empty()) << "a live writer lost its slot";
+        child.kill_and_reap();
+    }
+    const auto reclaimed = sut.reclaim_dead();
+    ASSERT_EQ(reclaimed.size(), 1u);
+    EXPECT_EQ(reclaimed[0].slot, slot);
+    EXPECT_EQ(reclaimed[0].from, slot_state::writing);
+    EXPECT_EQ(reclaimed[0].generation, generation + 1);
+    EXPECT_EQ(reclaimed[0].job_id, 77u);
+    EXPECT_EQ(reclaimed[0].partition, 5u);
+    const auto after = sut.snapshot()[slot];
+    EXPECT_EQ(after.state, slot_state::free);
+    EXPECT_EQ(after.generation, generation + 1);
+    EXPECT_EQ(after.holder, 0);
+    EXPECT_FALSE(sut.take_ready()) << "a half-written witness must not reach a prover";
+    EXPECT_TRUE(sut.reclaim_dead().empty());  // once only
+    EXPECT_EQ(sut.counters().reclaimed_writing, 1u);
+}
+
+TEST_F(PartitionRing, ProverKilledWhileProvingHasItsSlotReclaimedToReadyWithNextGeneration) {
+    auto sut = make();
+    auto claim = sut.claim_for_write(88, 7);
+    ASSERT_TRUE(claim);
+    fill(claim->payload, 3);
+    ASSERT_EQ(sut.commit(*claim, claim->payload.size()), transition_status::ok);
+    {
+        child_process child([&] { return sut.take_ready().has_value(); });
+        ASSERT_TRUE(child.ready());
+        EXPECT_EQ(sut.snapshot()[claim->slot].state, slot_state::proving);
+        EXPECT_FALSE(sut.take_ready());
+        child.kill_and_reap();
+    }
+    const auto reclaimed = sut.reclaim_dead();
+    ASSERT_EQ(reclaimed.size(), 1u);
+    EXPECT_EQ(reclaimed[0].from, slot_state::proving);
+    EXPECT_EQ(reclaimed[0].generation, claim->generation + 1);
+    EXPECT_EQ(sut.snapshot()[claim->slot].state, slot_state::ready);
+
+    auto retaken = sut.take_ready();  // another prover gets the intact witness
+    ASSERT_TRUE(retaken);
+    EXPECT_EQ(retaken->slot, claim->slot);
+    EXPECT_EQ(retaken->generation, claim->generation + 1);
+    EXPECT_EQ(retaken->job_id, 88u);
+    EXPECT_EQ(retaken->partition, 7u);
+    EXPECT_TRUE(has_pattern(retaken->payload, 3));
+    EXPECT_EQ(sut.release(*retaken), transition_status::ok);
+    EXPECT_EQ(sut.counters().reclaimed_proving, 1u);
+}
+
+TEST_F(PartitionRing, UnreapedZombieHolderCountsAsDead) {
+    auto sut = make();
+    child_process child([&] { return sut.claim_for_write(1, 1).has_value(); });
+    ASSERT_TRUE(child.ready());
+    child.kill();  // not reaped: a zombie keeps its pid
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    std::vector<reclaimed_slot> reclaimed;
+    while (reclaimed.empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(5ms);
+        reclaimed = sut.reclaim_dead();
+    }
+    ASSERT_EQ(reclaimed.size(), 1u);
+    EXPECT_EQ(reclaimed[0].dead_holder, child.pid());
+}
+
+TEST_F(PartitionRing, SlotOfAPreviousIncarnationWithOurPidIsReclaimed) {
+    // A restarted daemon can get the pid its dead predecessor had; the start time tells them apart.
+    auto sut = make();
+    auto claim = sut.claim_for_write(1, 1);
+    ASSERT_TRUE(claim);
+    EXPECT_TRUE(sut.reclaim_dead().empty());  // ours, and we live
+    auto* slots = reinterpret_cast<ring_slot*>(sut.mapping().data() + ring_geometry_for(4, 10000).slots_offset);
+    slots[claim->slot].holder_start_time.store(current_process().start_time - 1);
+    const auto reclaimed = sut.reclaim_dead();
+    ASSERT_EQ(reclaimed.size(), 1u);
+    EXPECT_EQ(reclaimed[0].slot, claim->slot);
+    EXPECT_EQ(sut.commit(*claim, 1), transition_status::stale_generation);
+}
+
+TEST(ProcessIdentity, ReusedPidIsDetectedByStartTime) {
+    const auto self = current_process();
+    EXPECT_EQ(self.pid, getpid());
+    ASSERT_NE(self.start_time, 0u);
+    EXPECT_TRUE(process_alive(self));
+    EXPECT_TRUE(process_alive(self.pid, 0));
+    EXPECT_FALSE(process_alive(self.pid, self.start_time + 1));  // same pid, another process
+    EXPECT_FALSE(process_alive(0, 0));
+    // A process that exited and was reaped is dead.
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+    EXPECT_FALSE(process_alive(child, 0));
+}
+
+TEST_F(PartitionRing, ChildOpeningTheRingByNameHandsOverAWitness) {
+    auto sut = make();
+    const auto where = config.segment;
+    child_process child([where] {
+        auto ring = partition_ring::open(where);  // its own mapping
+        auto claim = ring.claim_for_write(55, 1);
+        if (!claim) return false;
+        fill(claim->payload, 9);
+        return ring.commit(*claim, claim->payload.size(), 2) == transition_status::ok;
+    });
+    ASSERT_TRUE(child.ready());
+    auto taken = sut.take_ready();
+    ASSERT_TRUE(taken);
+    EXPECT_EQ(taken->job_id, 55u);
+    EXPECT_EQ(taken->payload_format, 2u);
+    EXPECT_TRUE(has_pattern(taken->payload, 9));
+}
+
+TEST_F(PartitionRing, DiscardReadyFreesOnlyTheCancelledJobsReadySlots) {
+    auto sut = make();
+    auto a = *sut.claim_for_write(1, 0);
+    auto b = *sut.claim_for_write(1, 1);
+    auto c = *sut.claim_for_write(2, 0);
+    auto d = *sut.claim_for_write(1, 2);  // still WRITING: its holder aborts it
+    ASSERT_EQ(sut.commit(a, 1), transition_status::ok);
+    ASSERT_EQ(sut.commit(b, 1), transition_status::ok);
+    ASSERT_EQ(sut.commit(c, 1), transition_status::ok);
+    EXPECT_EQ(sut.discard_ready(1), 2u);
+    EXPECT_EQ(sut.snapshot()[a.slot].state, slot_state::free);
+    EXPECT_EQ(sut.snapshot()[b.slot].state, slot_state::free);
+    EXPECT_EQ(sut.snapshot()[d.slot].state, slot_state::writing);
+    auto left = sut.take_ready();
+    ASSERT_TRUE(left);
+    EXPECT_EQ(left->job_id, 2u);
+    EXPECT_EQ(sut.counters().discarded, 2u);
+}
+
+TEST(SlotWord, PacksStateHolderAndGeneration) {
+    const slot_word word{slot_state::proving, 4'194'303, 0xfffffffeu};
+    EXPECT_EQ(slot_word::unpack(word.pack()), word);
+    EXPECT_EQ(slot_word::unpack(slot_word{slot_state::ready, 0, 1}.pack()).state, slot_state::ready);
+}
