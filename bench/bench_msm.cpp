@@ -56,7 +56,7 @@ void run_msm(benchmark::State& state, const affine_t<F>& gen, bool porep_like) {
         auto r = msm::multi_exp<F>(pts, sc, &st);
         benchmark::DoNotOptimize(r);
     }
-    auto plan = msm::plan_pippenger(st.others);
+    auto plan = msm::plan_pippenger<F>(st.others);
     state.counters["points_per_s"] = benchmark::Counter(double(state.iterations()) * double(n), benchmark::Counter::kIsRate);
     state.counters["c"] = plan.c;
     state.counters["batched"] = plan.mode == msm::bucket_mode::batch_affine;

@@ -99,7 +99,7 @@ jacobian_t<F> multi_exp(std::span<const affine_t<F>> points, std::span<const ff:
         for (size_t i = r.begin(); i < r.end(); ++i) canon[i] = scalars[other_idx[i]].to_canonical();
     });
     detail::msm_input<F> in{points.data(), other_idx.data(), canon.data(), canon.size()};
-    jacobian_t<F> sum_others = detail::pippenger_run(in, plan_pippenger(canon.size(), opt));
+    jacobian_t<F> sum_others = detail::pippenger_run(in, plan_pippenger<F>(canon.size(), opt));
     return sum_ones + sum_others;
 }
 

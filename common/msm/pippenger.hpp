@@ -10,14 +10,15 @@
 // per range. Two bucket representations:
 //  - xyzz: buckets in XYZZ coordinates, 8M + 2S per point;
 //  - batch_affine: affine buckets updated by batched affine additions (5M + 1S per point plus the
-//    amortised inversion); a point whose bucket is already in the pending batch goes to a side
-//    XYZZ bucket instead, so repeated digits never stall the batch.
+//    amortised inversion); a point whose bucket is already in the pending batch waits for the
+//    next batch, or goes to a side XYZZ bucket, so repeated digits never stall the batch.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -104,7 +105,10 @@ struct window_recoder {
 // Relative costs in Fp-multiplication units, used only to choose the plan.
 inline constexpr double cost_xyzz_add = 10.0;      // madd-2008-s, 8M + 2S
 inline constexpr double cost_affine_add = 6.0;     // batched affine, 5M + 1S
-inline constexpr double cost_inversion = 600.0;    // Fermat inversion in Fp
+// Fermat inversion: ~570 multiplications in Fp; in Fp2 one Fp inversion plus a few products, about
+// 200 Fp2 multiplications.
+template <class F>
+inline constexpr double cost_inversion = std::is_same_v<F, ff::fp2_t> ? 200.0 : 600.0;
 inline constexpr double cost_reduce_bucket = 24.0; // running sum + total per bucket
 
 inline size_t batch_size_for(unsigned c) {
@@ -118,7 +122,8 @@ inline size_t batch_size_for(unsigned c) {
 
 // Chooses c, the bucket mode and the point ranges by minimising the estimated makespan:
 // ceil(tasks / threads) * (points per task * cost per point + buckets * reduction cost).
-inline pippenger_plan plan_pippenger(size_t n, const pippenger_options& opt = {}) {
+template <class F>
+pippenger_plan plan_pippenger(size_t n, const pippenger_options& opt = {}) {
     using namespace detail;
     unsigned threads = opt.threads ? opt.threads : unsigned(tbb::this_task_arena::max_concurrency());
     threads = std::max(1u, threads);
@@ -141,9 +146,10 @@ inline pippenger_plan plan_pippenger(size_t n, const pippenger_options& opt = {}
                 size_t batch = 0;
                 if (mode == bucket_mode::batch_affine) {
                     batch = batch_size_for(c);
+                    // A conflict is deferred once; only a second one costs an XYZZ addition.
                     double occupancy = std::min(1.0, double(batch) / 2.0 / buckets);
-                    per_point = cost_affine_add + occupancy * (cost_xyzz_add - cost_affine_add);
-                    fixed += cost_inversion * (per_task_points / double(batch) + 1.0);
+                    per_point = cost_affine_add + occupancy * occupancy * (cost_xyzz_add - cost_affine_add);
+                    fixed += cost_inversion<F> * (per_task_points / double(batch) + 1.0);
                 }
                 double cost = rounds * (per_task_points * per_point + fixed);
                 if (best_cost < 0 || cost < best_cost) {
@@ -208,52 +214,59 @@ inline void prefetch_lines(const T* p) {
     __builtin_prefetch(c + sizeof(T) - 1);  // the object need not start on a line boundary
 }
 
-// Affine buckets fed by batched additions; see the file comment.
+// Affine buckets fed by batched additions. A bucket takes at most one addition per batch; a
+// point whose bucket is already in the batch is deferred to the next batch (a copy, no
+// arithmetic), and only if it conflicts again, or the deferred list is full (many equal digits),
+// is it added into a side XYZZ bucket (8M + 2S instead of ~6M). Invariants: in_batch_[b] iff
+// bucket b is an accumulator of the current batch, which implies bucket b is not the identity;
+// deferred_.size() < batch_, so re-adding the deferred points after a flush cannot fill the batch.
 template <class F>
 class affine_bucket_window {
 public:
     affine_bucket_window(unsigned c, size_t batch)
-        : buckets_(size_t(1) << (c - 1)), in_batch_(buckets_.size(), 0), batch_(batch) {
-        acc_.reserve(batch);
-        addend_ptr_.reserve(batch);
-        addend_.resize(batch);
+        : buckets_(size_t(1) << (c - 1)), in_batch_(buckets_.size(), 0), batch_(std::max<size_t>(batch, 2)) {
+        acc_.reserve(batch_);
+        addend_ptr_.reserve(batch_);
+        addend_.resize(batch_);
+        deferred_.reserve(batch_ / 2);
+        retry_.reserve(batch_ / 2);
     }
 
     void add(size_t b, const affine_t<F>& p, bool negate) {
         if (p.infinity) return;
-        affine_t<F>& bucket = buckets_[b];
-        if (bucket.infinity && !in_batch_[b]) {
-            bucket = negate ? -p : p;
+        if (!in_batch_[b]) {
+            place(b, negate ? -p : p);
+            if (acc_.size() == batch_) flush();
             return;
         }
-        if (in_batch_[b]) {
-            if (overflow_.empty()) overflow_.resize(buckets_.size());
-            if (negate) {
-                overflow_[b].accumulate_neg(p);
-            } else {
-                overflow_[b].accumulate(p);
-            }
+        if (deferred_.size() < batch_ / 2) {
+            deferred_.push_back({b, negate ? -p : p});
             return;
         }
-        in_batch_[b] = 1;
-        size_t k = acc_.size();
-        addend_[k] = negate ? -p : p;
-        acc_.push_back(&bucket);
-        addend_ptr_.push_back(&addend_[k]);
-        if (acc_.size() == batch_) flush();
+        add_to_overflow(b, negate ? -p : p);
     }
 
     void prefetch(size_t b) const { prefetch_lines(&buckets_[b]); }
 
+    // Runs the batch, then offers each deferred point once more.
     void flush() {
         batch_add_in_place(acc_.data(), addend_ptr_.data(), acc_.size(), scratch_);
         for (affine_t<F>* a : acc_) in_batch_[size_t(a - buckets_.data())] = 0;
         acc_.clear();
         addend_ptr_.clear();
+        retry_.swap(deferred_);
+        for (const auto& e : retry_) {
+            if (in_batch_[e.bucket]) {
+                add_to_overflow(e.bucket, e.point);
+            } else {
+                place(e.bucket, e.point);
+            }
+        }
+        retry_.clear();
     }
 
     ec::xyzz_t<F> reduce() {
-        flush();
+        while (!acc_.empty() || !deferred_.empty()) flush();
         ec::xyzz_t<F> running, total;
         for (size_t b = buckets_.size(); b-- > 0;) {
             running.accumulate(buckets_[b]);
@@ -264,13 +277,38 @@ public:
     }
 
 private:
+    struct deferred_point {
+        size_t bucket;
+        affine_t<F> point;  // already negated where the digit was negative
+    };
+
+    // Bucket b is not in the batch: take p directly if it is empty, else queue the addition.
+    void place(size_t b, const affine_t<F>& p) {
+        affine_t<F>& bucket = buckets_[b];
+        if (bucket.infinity) {
+            bucket = p;
+            return;
+        }
+        in_batch_[b] = 1;
+        size_t k = acc_.size();
+        addend_[k] = p;
+        acc_.push_back(&bucket);
+        addend_ptr_.push_back(&addend_[k]);
+    }
+
+    void add_to_overflow(size_t b, const affine_t<F>& p) {
+        if (overflow_.empty()) overflow_.resize(buckets_.size());
+        overflow_[b].accumulate(p);
+    }
+
     std::vector<affine_t<F>> buckets_;
-    std::vector<uint8_t> in_batch_;           // bucket b has a pending addition
-    std::vector<ec::xyzz_t<F>> overflow_;     // allocated at the first conflict
+    std::vector<uint8_t> in_batch_;
+    std::vector<ec::xyzz_t<F>> overflow_;  // allocated at the first double conflict
     size_t batch_;
     std::vector<affine_t<F>*> acc_;
     std::vector<const affine_t<F>*> addend_ptr_;
     std::vector<affine_t<F>> addend_;
+    std::vector<deferred_point> deferred_, retry_;
     affine_batch_scratch<F> scratch_;
 };
 
@@ -337,7 +375,7 @@ jacobian_t<F> pippenger(std::span<const affine_t<F>> points, std::span<const sca
                         const pippenger_options& opt = {}) {
     size_t n = std::min(points.size(), scalars.size());
     detail::msm_input<F> in{points.data(), nullptr, scalars.data(), n};
-    return detail::pippenger_run(in, plan_pippenger(n, opt));
+    return detail::pippenger_run(in, plan_pippenger<F>(n, opt));
 }
 
 }  // namespace cuzk::msm
