@@ -6,6 +6,7 @@
 #include "common/ec/jacobian.hpp"
 #include "common/ec/xyzz.hpp"
 #include "common/ff/bls12_381.hpp"
+#include "common/msm/affine_batch_add.hpp"
 
 namespace {
 
@@ -130,6 +131,26 @@ void bm_g1_xyzz_add(benchmark::State& state) {
     state.counters["add_per_s"] = benchmark::Counter(double(state.iterations()) * 1024, benchmark::Counter::kIsRate);
 }
 
+// Batched affine additions (one inversion per 1024 additions): the bucket update of the MSM.
+void bm_g1_batch_affine_add(benchmark::State& state) {
+    using namespace cuzk::ec;
+    const size_t m = 1024;
+    auto pts = g1_points(2 * m);
+    std::vector<g1_affine_t> acc(pts.begin(), pts.begin() + m);
+    std::vector<g1_affine_t*> ap(m);
+    std::vector<const g1_affine_t*> bp(m);
+    for (size_t i = 0; i < m; ++i) {
+        ap[i] = &acc[i];
+        bp[i] = &pts[m + i];
+    }
+    cuzk::msm::affine_batch_scratch<fp_t> scratch;
+    for (auto _ : state) {
+        cuzk::msm::batch_add_in_place(ap.data(), bp.data(), m, scratch);
+        benchmark::DoNotOptimize(acc.data());
+    }
+    state.counters["add_per_s"] = benchmark::Counter(double(state.iterations()) * double(m), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
 BENCHMARK(bm_mul_chain<fp_t>)->Name("fp_mul_latency");
@@ -143,5 +164,6 @@ BENCHMARK(bm_fp_inverse)->Name("fp_inverse");
 BENCHMARK(bm_g1_add_mixed)->Name("g1_jacobian_add_mixed");
 BENCHMARK(bm_g1_xyzz_accumulate)->Name("g1_xyzz_accumulate_affine");
 BENCHMARK(bm_g1_xyzz_add)->Name("g1_xyzz_add_xyzz");
+BENCHMARK(bm_g1_batch_affine_add)->Name("g1_batch_affine_add");
 
 BENCHMARK_MAIN();

@@ -22,7 +22,7 @@ run_bench bench_field 'fp_mul_latency|fp_mul_throughput|fr_mul_latency|fr_mul_th
 echo "## pairing (bench_pairing)"
 run_bench bench_pairing '.'
 echo "## NTT (bench_ntt)"
-MIN_TIME=0.1 run_bench bench_ntt 'log_n:20'
+MIN_TIME=0.1 run_bench bench_ntt 'log_n/20'
 echo "## MSM (bench_msm)"
 MIN_TIME=0.1 run_bench bench_msm '.'
 

@@ -4,6 +4,8 @@
 // so a bug there cannot hide one here.
 #include <gtest/gtest.h>
 
+#include "tests/support/oracle_data.hpp"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -20,20 +22,9 @@ using nlohmann::json;
 
 namespace {
 
-const json& vectors() {
-    static const json v = [] {
-        std::ifstream in(std::string(CUZK_TEST_DATA_DIR) + "/vectors.json");
-        if (!in) throw std::runtime_error("cannot open tests/data/vectors.json");
-        return json::parse(in);
-    }();
-    return v;
-}
-
-std::vector<uint8_t> unhex(const std::string& s) {
-    std::vector<uint8_t> out(s.size() / 2);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t(std::stoul(s.substr(2 * i, 2), nullptr, 16));
-    return out;
-}
+const json& vectors() { return cuzk::test::oracle_json("vectors.json"); }
+using cuzk::test::hex;
+using cuzk::test::unhex;
 
 fp_t fp_at(const uint8_t* p) {
     fp_t v;

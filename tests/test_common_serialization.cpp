@@ -3,6 +3,8 @@
 // checked/unchecked subgroup modes.
 #include <gtest/gtest.h>
 
+#include "tests/support/oracle_data.hpp"
+
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -21,29 +23,9 @@ using nlohmann::json;
 
 namespace {
 
-const json& vectors() {
-    static const json v = [] {
-        std::ifstream in(std::string(CUZK_TEST_DATA_DIR) + "/vectors.json");
-        if (!in) throw std::runtime_error("cannot open tests/data/vectors.json");
-        return json::parse(in);
-    }();
-    return v;
-}
-
-std::vector<uint8_t> unhex(const std::string& s) {
-    std::vector<uint8_t> out(s.size() / 2);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t(std::stoul(s.substr(2 * i, 2), nullptr, 16));
-    return out;
-}
-std::string hex(const std::vector<uint8_t>& b) {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    for (uint8_t v : b) {
-        s += digits[v >> 4];
-        s += digits[v & 15];
-    }
-    return s;
-}
+const json& vectors() { return cuzk::test::oracle_json("vectors.json"); }
+using cuzk::test::hex;
+using cuzk::test::unhex;
 
 // The two groups behind one interface, so every test runs on G1 and G2 alike.
 struct g1_codec {

@@ -37,6 +37,7 @@ struct pippenger_options {
     unsigned window_bits = 0;  // c; 0 chooses it from the number of points and threads
     bucket_mode mode = bucket_mode::automatic;
     unsigned threads = 0;      // 0 = the TBB arena's concurrency
+    size_t batch = 0;          // additions per inversion in batch_affine mode; 0 chooses from c
 };
 
 // The plan for one MSM: window width, bucket mode and how points are split into ranges.
@@ -145,7 +146,7 @@ pippenger_plan plan_pippenger(size_t n, const pippenger_options& opt = {}) {
                 double fixed = buckets * cost_reduce_bucket;
                 size_t batch = 0;
                 if (mode == bucket_mode::batch_affine) {
-                    batch = batch_size_for(c);
+                    batch = opt.batch ? opt.batch : batch_size_for(c);
                     // A conflict is deferred once; only a second one costs an XYZZ addition.
                     double occupancy = std::min(1.0, double(batch) / 2.0 / buckets);
                     per_point = cost_affine_add + occupancy * occupancy * (cost_xyzz_add - cost_affine_add);
