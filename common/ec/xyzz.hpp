@@ -35,8 +35,8 @@ struct xyzz_t {
     }
     CUZK_HD bool is_identity() const { return zz.is_zero(); }
 
-    // Jacobian (X ZZ, Y ZZZ, ZZ): with z_J = ZZ, X_J = x ZZ^2 = X ZZ and Y_J = y ZZ^3 = Y ZZZ^2/ZZZ.
-    // 2M.
+    // Jacobian (X ZZ, Y ZZZ, ZZ): with z_J = ZZ, X_J = x ZZ^2 = X ZZ and
+    // Y_J = y ZZ^3 = (Y / ZZZ) ZZZ^2 = Y ZZZ, using ZZ^3 = ZZZ^2. 2M.
     CUZK_HD jacobian_t<F> to_jacobian() const {
         jacobian_t<F> r;
         if (is_identity()) return r;

@@ -103,18 +103,21 @@ struct window_recoder {
     }
 };
 
-// Relative costs in Fp-multiplication units, used only to choose the plan.
-inline constexpr double cost_xyzz_add = 10.0;      // madd-2008-s, 8M + 2S
-inline constexpr double cost_affine_add = 6.0;     // batched affine, 5M + 1S
-// Fermat inversion: ~570 multiplications in Fp; in Fp2 one Fp inversion plus a few products, about
+// Relative costs in field-multiplication units, used only to choose the plan; measured on G1 with
+// bench_field (one Fp multiplication ~50 ns on the 2-core development machine; additions are not
+// free, hence more than the multiplication counts).
+inline constexpr double cost_xyzz_add = 11.8;      // madd-2008-s, 8M + 2S + 7 additions
+inline constexpr double cost_affine_add = 8.3;     // batched affine, 5M + 1S + 7 additions
+inline constexpr double cost_reduce_bucket = 29.5; // running sum (mixed) + total (XYZZ) per bucket
+// Fermat inversion: ~630 multiplications in Fp; in Fp2 one Fp inversion plus a few products, about
 // 200 Fp2 multiplications.
 template <class F>
-inline constexpr double cost_inversion = std::is_same_v<F, ff::fp2_t> ? 200.0 : 600.0;
-inline constexpr double cost_reduce_bucket = 24.0; // running sum + total per bucket
+inline constexpr double cost_inversion = std::is_same_v<F, ff::fp2_t> ? 200.0 : 630.0;
 
 inline size_t batch_size_for(unsigned c) {
-    // A pending batch occupying 1/4 of the buckets keeps conflicts rare (each costs an XYZZ add
-    // instead) while amortising the inversion over enough additions.
+    // A batch filling up to 1/4 of the buckets keeps conflicts (a deferral, rarely an XYZZ
+    // addition) uncommon, and 2048 additions amortise the inversion to ~0.3M each while the batch
+    // (accumulators plus addends, ~400 KiB on G1) still fits in L2.
     size_t b = (size_t(1) << (c - 1)) / 4;
     return std::clamp<size_t>(b, 16, 2048);
 }
