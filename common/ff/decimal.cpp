@@ -17,7 +17,7 @@ std::string to_decimal(const fr_t& x) {
         }
         out.push_back(char('0' + int(rem)));
     }
-    if (out.empty()) out = "0";
+    if (out.empty()) out.push_back('0');
     std::reverse(out.begin(), out.end());
     return out;
 }
