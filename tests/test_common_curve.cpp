@@ -4,6 +4,7 @@
 // so a bug there cannot hide one here.
 #include <gtest/gtest.h>
 
+#include "tests/support/curve_points.hpp"
 #include "tests/support/oracle_data.hpp"
 
 #include <fstream>
@@ -87,17 +88,7 @@ limbs<2> g1_cofactor() {
 
 // A point of E(Fp) or E'(Fp2) from a random x: almost never in the subgroup, because the
 // cofactor is huge; not multiplied by anything.
-template <class F, class Rng>
-affine_t<F> random_curve_point(Rng& rng) {
-    for (;;) {
-        F x = F::random(rng);
-        F y;
-        if ((x.sqr() * x + curve_b<F>()).sqrt(y)) {
-            if (rng() & 1) y = -y;
-            return affine_t<F>::from_xy(x, y);
-        }
-    }
-}
+using cuzk::test::random_curve_point;
 
 struct labelled {
     const char* kind;

@@ -202,15 +202,15 @@ void check_add_sub(uint64_t seed, int count) {
 
 }  // namespace
 
-TEST(FieldX86, AssemblyPathIsCompiledWhenTheTargetHasAdxAndBmi2) {
+// Only meaningful on targets with ADX and BMI2; elsewhere the portable CIOS is the only path and the
+// comparisons below check it against itself, which still exercises the dispatch.
 #if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__)
+TEST(FieldX86, AssemblyPathIsCompiledWhenTheTargetHasAdxAndBmi2) {
 #if !defined(CUZK_FF_HAVE_X86_MONT_MUL)
     FAIL() << "ADX/BMI2 target but mont_mul_x86.hpp did not enable the assembly";
 #endif
-#else
-    GTEST_SKIP() << "target without ADX/BMI2: only the portable CIOS is built";
-#endif
 }
+#endif
 
 TEST(FieldX86, FpMatchesPortableOnMillionRandomPairs) { check_random_pairs<fp_t>(11, 1'000'000); }
 TEST(FieldX86, FrMatchesPortableOnMillionRandomPairs) { check_random_pairs<fr_t>(12, 1'000'000); }

@@ -3,6 +3,7 @@
 // checked/unchecked subgroup modes.
 #include <gtest/gtest.h>
 
+#include "tests/support/curve_points.hpp"
 #include "tests/support/oracle_data.hpp"
 
 #include <fstream>
@@ -87,17 +88,7 @@ decode_error error_named(const std::string& s) {
     return it->second;
 }
 
-template <class F, class Rng>
-affine_t<F> random_curve_point(Rng& rng) {
-    for (;;) {
-        F x = F::random(rng);
-        F y;
-        if ((x.sqr() * x + curve_b<F>()).sqrt(y)) {
-            if (rng() & 1) y = -y;
-            return affine_t<F>::from_xy(x, y);
-        }
-    }
-}
+using cuzk::test::random_curve_point;
 
 // Every valid point of the vectors: encoded by noble in both forms.
 template <class C>
