@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     add_prove_command(app, run);
     add_verify_command(app, run);
     add_demo_command(app, run);
+    add_timeline_command(app, run);
     spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
 
     try {
