@@ -17,108 +17,13 @@
 #include "common/poseidon/poseidon.hpp"
 #include "common/util/base64.hpp"
 #include "common/util/errors.hpp"
+#include "tests/support/synthetic_c1.hpp"
 
 namespace {
 
 using namespace cuzk;
 using c1::domain_t;
-
-class synthetic_c1 {
-public:
-    explicit synthetic_c1(uint64_t seed) : rng_(seed) {}
-
-    domain_t random_field() {
-        ff::fr_t x = ff::fr_t::from_u64(rng_()) * ff::fr_t::from_u64(rng_()) + ff::fr_t::from_u64(rng_());
-        domain_t d{};
-        x.to_bytes_le(d.data());
-        return d;
-    }
-
-    // A path for |leaf| in a tree of |levels| levels of |arity|, with random sibling hashes.
-    std::vector<c1::path_element> path(uint64_t leaf, size_t levels, size_t arity) {
-        std::vector<c1::path_element> p(levels);
-        for (auto& e : p) {
-            for (size_t i = 0; i + 1 < arity; ++i) e.hashes.push_back(random_field());
-            e.index = leaf % arity;
-            leaf /= arity;
-        }
-        return p;
-    }
-
-    c1::column_proof column(uint32_t node) {
-        c1::column_proof cp;
-        cp.col.index = node;
-        std::vector<ff::fr_t> rows;
-        for (size_t l = 0; l < layers; ++l) {
-            cp.col.rows.push_back(random_field());
-            ff::fr_t x;
-            ff::fr_t::from_bytes_le(cp.col.rows.back().data(), x);
-            rows.push_back(x);
-        }
-        cp.inclusion.kind = c1::merkle_proof_kind::sub;
-        cp.inclusion.root = comm_c;
-        poseidon::hash(rows).to_bytes_le(cp.inclusion.leaf.data());
-        cp.inclusion.base_path = path(node % 64, 2, 8);
-        cp.inclusion.sub_path = path(node / 64, 1, 2);
-        return cp;
-    }
-
-    c1::labeling_proof labeling(uint32_t layer, uint64_t node, size_t parents) {
-        c1::labeling_proof lp;
-        lp.layer_index = layer;
-        lp.node = node;
-        for (size_t i = 0; i < parents; ++i) lp.parents.push_back(random_field());
-        return lp;
-    }
-
-    c1::challenge_proof challenge(uint32_t node) {
-        c1::challenge_proof cp;
-        cp.comm_d_proof.kind = c1::merkle_proof_kind::single;
-        cp.comm_d_proof.root = comm_d;
-        cp.comm_d_proof.leaf = random_field();
-        cp.comm_d_proof.base_path = path(node, 7, 2);
-        cp.comm_r_last_proof.kind = c1::merkle_proof_kind::sub;
-        cp.comm_r_last_proof.root = comm_r_last;
-        cp.comm_r_last_proof.leaf = random_field();
-        cp.comm_r_last_proof.base_path = path(node % 64, 2, 8);
-        cp.comm_r_last_proof.sub_path = path(node / 64, 1, 2);
-        cp.replica_columns.c_x = column(node);
-        for (int j = 0; j < 6; ++j) cp.replica_columns.drg_parents.push_back(column(uint32_t(rng_() % 128)));
-        for (int j = 0; j < 8; ++j) cp.replica_columns.exp_parents.push_back(column(uint32_t(rng_() % 128)));
-        for (uint32_t l = 1; l <= layers; ++l) cp.labeling_proofs.push_back(labeling(l, node, l == 1 ? 6 : 14));
-        cp.encoding_proof = labeling(uint32_t(layers), node, 14);
-        return cp;
-    }
-
-    c1::seal_commit_phase1_output make(size_t partitions, size_t challenges) {
-        c1::seal_commit_phase1_output out;
-        out.registered_proof = "StackedDrg4KiBV1_1";
-        out.vanilla_variant = "StackedDrg4KiBV1";
-        comm_c = random_field();
-        comm_r_last = random_field();
-        comm_d = random_field();
-        ff::fr_t c, r;
-        ff::fr_t::from_bytes_le(comm_c.data(), c);
-        ff::fr_t::from_bytes_le(comm_r_last.data(), r);
-        poseidon::hash2(c, r).to_bytes_le(out.comm_r.data());
-        out.comm_d = comm_d;
-        out.replica_id = random_field();
-        out.seed = random_field();
-        out.ticket = random_field();
-        for (size_t k = 0; k < partitions; ++k) {
-            std::vector<c1::challenge_proof> part;
-            for (size_t i = 0; i < challenges; ++i) part.push_back(challenge(uint32_t(1 + rng_() % 127)));
-            out.partitions.push_back(std::move(part));
-        }
-        return out;
-    }
-
-    size_t layers = 2;
-    domain_t comm_c{}, comm_r_last{}, comm_d{};
-
-private:
-    std::mt19937_64 rng_;
-};
+using test::synthetic_c1;
 
 std::string base64(const std::string& s) {
     std::string out(4 * ((s.size() + 2) / 3) + 1, '\0');
