@@ -193,6 +193,10 @@ TEST(C1Consistency, DetectsTampering) {
                  "drg_parents: 5 columns, expected 6");
     expect_fault([](auto& c) { c.partitions[0][0].labeling_proofs[1].layer_index = 3; },
                  "labeling_proofs[1]: layer_index 3 at position 1");
+    expect_fault([](auto& c) { c.partitions[0][1].labeling_proofs[1].parents[20][0] ^= 1; },
+                 "[0][1].labeling_proofs[1].parents[20]: differs from parents[6]");
+    expect_fault([](auto& c) { c.partitions[0][1].encoding_proof.parents.pop_back(); },
+                 "[0][1].encoding_proof.parents: 36 parent labels, expected 37");
     expect_fault([](auto& c) { c.partitions[0][0].comm_r_last_proof.base_path[0].index ^= 1; },
                  "comm_r_last_proof: opens node");
     expect_fault([](auto& c) { c.vanilla_variant = "StackedDrg2KiBV1"; },

@@ -19,6 +19,7 @@ namespace {
 // Every StackedDRG PoRep (all sizes, all API versions) uses these graph degrees.
 constexpr size_t drg_degree = 6;
 constexpr size_t expansion_degree = 8;
+constexpr size_t total_parents = 37;  // parent labels hashed per label (storage-proofs-porep TOTAL_PARENTS)
 
 class checker {
 public:
@@ -155,6 +156,21 @@ private:
         }
     }
 
+    // A labeling (or encoding) proof lists the 37 parent labels the label hash reads: the distinct
+    // parents (6 DRG parents in layer 1; 6 DRG + 8 expander parents after) repeated cyclically.
+    void check_parents(const labeling_proof& lp, const std::string& path, bool first_layer) const {
+        if (lp.parents.size() != total_parents) {
+            fail(path + ".parents", fmt::format("{} parent labels, expected {}", lp.parents.size(), total_parents));
+        }
+        const size_t distinct = first_layer ? drg_degree : drg_degree + expansion_degree;
+        for (size_t i = distinct; i < lp.parents.size(); ++i) {
+            if (lp.parents[i] != lp.parents[i % distinct]) {
+                fail(fmt::format("{}.parents[{}]", path, i),
+                     fmt::format("differs from parents[{}]: the {} distinct parents repeat", i % distinct, distinct));
+            }
+        }
+    }
+
     void check_challenge(const challenge_proof& cp, const std::string& path, tree_seen& tree_d, tree_seen& tree_c,
                          tree_seen& tree_r, std::optional<size_t>& layers) const {
         // Tree D is binary: one sibling per level, rooted at comm_d.
@@ -209,16 +225,13 @@ private:
             std::string lpath = fmt::format("{}.labeling_proofs[{}]", path, l);
             if (lp.layer_index != l + 1) fail(lpath, fmt::format("layer_index {} at position {}", lp.layer_index, l));
             if (lp.node != challenge) fail(lpath, fmt::format("node {} for challenge {}", lp.node, challenge));
-            // Layer 1 hashes only the DRG parents; later layers also the expander parents.
-            size_t want = l == 0 ? drg_degree : drg_degree + expansion_degree;
-            if (lp.parents.size() != want) {
-                fail(lpath + ".parents", fmt::format("{} parent labels, expected {}", lp.parents.size(), want));
-            }
+            check_parents(lp, lpath, l == 0);
         }
         const labeling_proof& ep = cp.encoding_proof;
         if (ep.node != challenge) {
             fail(path + ".encoding_proof", fmt::format("node {} for challenge {}", ep.node, challenge));
         }
+        check_parents(ep, path + ".encoding_proof", *layers == 1);
     }
 
     const seal_commit_phase1_output& c1_;

@@ -82,11 +82,13 @@ public:
         return cp;
     }
 
-    c1::labeling_proof labeling(uint32_t layer, uint64_t node, size_t parents) {
+    // 37 parent labels: |distinct| random labels repeated cyclically, as the vanilla prover lists them.
+    c1::labeling_proof labeling(uint32_t layer, uint64_t node, size_t distinct) {
         c1::labeling_proof lp;
         lp.layer_index = layer;
         lp.node = node;
-        for (size_t i = 0; i < parents; ++i) lp.parents.push_back(random_field());
+        for (size_t i = 0; i < distinct; ++i) lp.parents.push_back(random_field());
+        for (size_t i = distinct; i < 37; ++i) lp.parents.push_back(lp.parents[i % distinct]);
         return lp;
     }
 
