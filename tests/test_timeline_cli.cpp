@@ -100,6 +100,16 @@ TEST_F(timeline_cli, text_report) {
     EXPECT_NE(r.out.find("14.7% (100 of 680 ms)"), std::string::npos) << r.out;  // steady state
 }
 
+TEST_F(timeline_cli, dash_reads_standard_input) {
+    // As in `journalctl -u 'cuzk-*' -o cat | cuzk timeline -`.
+    cli_result r = run("timeline --json - " + path("synthd.log") + " < " + path("gpud.log"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["all"]["busy_ms"], 300);
+    EXPECT_EQ(j["sources"][0], "<stdin>");
+    EXPECT_NE(r.err.find("<stdin>:6: malformed TIMELINE line"), std::string::npos) << r.err;
+}
+
 TEST_F(timeline_cli, missing_file_exits_2_naming_it) {
     cli_result r = run("timeline " + path("gpud.log") + " " + path("no-such.log"));
     EXPECT_EQ(r.exit_code, 2);
