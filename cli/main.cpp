@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     add_verify_command(app, run);
     add_demo_command(app, run);
     add_timeline_command(app, run);
+    add_circuit_info_command(app, run);
     spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
 
     try {
