@@ -1,0 +1,295 @@
+// GPU benchmark of the CUDA backend (gpud/cuda): G1 MSM 2^20..2^26 (random and PoRep-like scalars),
+// G2 MSM 2^20 and 2^24 (and the CPU G2 MSM at 2^18 for comparison), NTT 2^20..2^27 and the H pipeline
+// at 2^27. Points, scalars and NTT inputs are resident in device memory while timed; scalar upload
+// over PCIe is timed apart. Each figure is the median of several runs after a warm-up; the host
+// clock is read after the device has finished (every call below returns synchronised).
+//
+// Points: 2048 + 64 random curve points made on the CPU, summed pairwise on the GPU (one affine
+// addition each) into up to 2^26 distinct points (msm.hpp, generate_points). A 2^20 G1 result
+// is checked against the CPU MSM on the same points and scalars before timing.
+//
+//   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/msm/msm.hpp"
+#include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/msm.hpp"
+#include "gpud/cuda/ntt.hpp"
+#include "tests/support/curve_points.hpp"
+
+using namespace cuzk;
+using ff::fr_t;
+
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Median wall time of |reps| calls after one warm-up call.
+double median_ms(int reps, const std::function<void()>& f) {
+    f();
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+        double t0 = now_ms();
+        f();
+        t.push_back(now_ms() - t0);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+uint64_t splitmix(uint64_t& s) {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// Uniform below r by rejection on 255-bit values; taken as the Montgomery representation (a
+// bijection of [0, r), so still uniform field elements).
+fr_t random_scalar(uint64_t& s) {
+    for (;;) {
+        ff::limbs<4> c{splitmix(s), splitmix(s), splitmix(s), splitmix(s) & 0x7fffffffffffffffULL};
+        if (!ff::geq(c, fr_t::MODULUS)) return fr_t::from_raw(c);
+    }
+}
+
+std::vector<fr_t> make_scalars(size_t n, bool porep, uint64_t seed) {
+    std::vector<fr_t> v(n);
+    uint64_t s = seed;
+    for (auto& x : v) {
+        if (porep) {
+            uint64_t u = splitmix(s) % 100;
+            x = u < 45 ? fr_t::zero() : u < 90 ? fr_t::one() : random_scalar(s);
+        } else {
+            x = random_scalar(s);
+        }
+    }
+    return v;
+}
+
+template <class F>
+std::vector<ec::affine_t<F>> seeds_for(size_t n, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<ec::affine_t<F>> v(2048 + (n + (1u << 20) - 1) / (1u << 20));
+    for (auto& p : v) p = test::random_curve_point<F>(rng);
+    return v;
+}
+
+struct row {
+    std::string what;
+    double ms;
+    std::string note;
+};
+std::vector<row> table;
+
+void record(const std::string& what, double ms, const std::string& note = "") {
+    table.push_back({what, ms, note});
+    std::printf("%-44s %10.2f ms  %s\n", what.c_str(), ms, note.c_str());
+    std::fflush(stdout);
+}
+
+int arg_int(int argc, char** argv, const char* name, int def) {
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], name) == 0) return std::atoi(argv[i + 1]);
+    }
+    return def;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int max_log_msm = arg_int(argc, argv, "--max-log-msm", 26);
+    const int max_log_ntt = arg_int(argc, argv, "--max-log-ntt", 27);
+    const int reps = arg_int(argc, argv, "--reps", 5);
+    std::string why;
+    if (cuda::device_count(&why) == 0) {
+        std::fprintf(stderr, "no GPU present (%s)\n", why.c_str());
+        return 3;
+    }
+    try {
+        std::printf("device: %s\n", cuda::device_description(0).c_str());
+        const size_t nmax = size_t(1) << max_log_msm;
+        {
+            cuda::g1_msm_context g1;
+            auto seeds = seeds_for<ff::fp_t>(nmax, 1);
+            double t0 = now_ms();
+            g1.generate_points(nmax, seeds);
+            record("G1 points generated on GPU 2^" + std::to_string(max_log_msm), now_ms() - t0,
+                   "pairwise affine sums of 2112 CPU points");
+
+            // Correctness at 2^20 against the CPU, on 2^20 points generated the same way and on 2^20
+            // subgroup points made on the CPU: the CPU in its automatic mode and in XYZZ mode, the GPU
+            // at its own window and at c = 12.
+            {
+                cuda::g1_msm_context small;
+                small.generate_points(size_t(1) << 20, seeds);
+                auto pts = small.download_points();
+                auto sc = make_scalars(pts.size(), false, 99);
+                std::vector<msm::scalar_repr_t> canon(sc.size());
+                for (size_t i = 0; i < sc.size(); ++i) canon[i] = sc[i].to_canonical();
+                auto check = [&](const char* what, std::span<const ec::g1_affine_t> ps, cuda::g1_msm_context& ctx) {
+                    double c0 = now_ms();
+                    auto want = msm::multi_exp<ff::fp_t>(ps, sc);
+                    double cpu = now_ms() - c0;
+                    msm::pippenger_options xo;
+                    xo.mode = msm::bucket_mode::xyzz;
+                    bool cpu_modes = msm::pippenger<ff::fp_t>(ps, canon, xo) == want;
+                    auto got = ctx.run(sc);
+                    cuda::msm_options o12;
+                    o12.window_bits = 12;
+                    bool gpu_windows = ctx.run(sc, nullptr, o12) == got;
+                    bool ok = got == want;
+                    char note[200];
+                    std::snprintf(note, sizeof note, "GPU %s CPU; CPU auto %s CPU xyzz; GPU c=auto %s GPU c=12",
+                                  ok ? "==" : "!=", cpu_modes ? "==" : "!=", gpu_windows ? "==" : "!=");
+                    record(std::string("G1 MSM 2^20 random, CPU (check, ") + what + ")", cpu, note);
+                    return ok;
+                };
+                bool ok1 = check("generated points", pts, small);
+                // Subgroup points: start + i step (random multiples of the generator), on the CPU.
+                std::mt19937_64 rng(3);
+                ec::g1_jacobian_t acc = ec::g1_jacobian_t::from_affine(ec::g1_generator()).mul(fr_t::random(rng));
+                ec::g1_jacobian_t step = ec::g1_jacobian_t::from_affine(ec::g1_generator()).mul(fr_t::random(rng));
+                std::vector<ec::g1_jacobian_t> jac(pts.size());
+                for (auto& j : jac) {
+                    j = acc;
+                    acc = acc + step;
+                }
+                std::vector<ec::g1_affine_t> sub(pts.size());
+                ec::batch_to_affine(jac.data(), sub.data(), sub.size());
+                small.upload_points(sub);
+                bool ok3 = check("subgroup points", sub, small);
+                if (!(ok1 && ok3)) std::printf("CHECK FAILED: timings below are of a wrong MSM\n");
+            }
+
+            auto rnd = make_scalars(nmax, false, 7);
+            auto porep = make_scalars(nmax, true, 8);
+            for (int L = 20; L <= max_log_msm; L += 2) {
+                size_t n = size_t(1) << L;
+                int r = L >= 26 ? std::max(1, reps / 2) : reps;
+                for (int shape = 0; shape < 2; ++shape) {
+                    const auto& sc = shape == 0 ? rnd : porep;
+                    std::span<const fr_t> s(sc.data(), n);
+                    double t_up = now_ms();
+                    g1.upload_scalars(s);
+                    t_up = now_ms() - t_up;
+                    cuda::msm_report rep;
+                    double ms = median_ms(r, [&] { g1.run_uploaded(n, &rep); });
+                    cuda::msm_options timed;
+                    timed.timing = true;
+                    g1.run_uploaded(n, &rep, timed);
+                    char note[320];
+                    std::snprintf(note, sizeof note,
+                                  "c=%u, %zu zero / %zu one / %zu other; phases ms: classify %.1f, ones %.1f, "
+                                  "sort %.1f, accumulate %.1f, reduce %.1f, finish %.1f; scalar upload %.1f ms",
+                                  rep.window_bits, rep.zeros, rep.ones, rep.others, rep.ms_classify, rep.ms_ones,
+                                  rep.ms_sort, rep.ms_accumulate, rep.ms_reduce, rep.ms_finish, t_up);
+                    record(std::string("G1 MSM 2^") + std::to_string(L) + (shape == 0 ? " random" : " PoRep-like"), ms,
+                           note);
+                }
+            }
+            if (max_log_msm >= 24) {
+                size_t n = size_t(1) << 24;
+                g1.upload_scalars(std::span<const fr_t>(rnd.data(), n));
+                for (unsigned c : {16u, 18u, 20u, 21u, 22u}) {
+                    cuda::msm_options opt;
+                    opt.window_bits = c;
+                    double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
+                    record("G1 MSM 2^24 random, c=" + std::to_string(c), ms, "window sweep");
+                }
+                for (bool inl : {false, true}) {
+                    for (unsigned chunk : {32u, 64u, 128u}) {
+                        for (unsigned block : {128u, 256u}) {
+                            cuda::msm_options opt;
+                            opt.inline_field = inl;
+                            opt.chunk = chunk;
+                            opt.block = block;
+                            double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
+                            char what[120];
+                            std::snprintf(what, sizeof what, "G1 MSM 2^24 random, %s mul, chunk %u, block %u",
+                                          inl ? "inlined" : "called", chunk, block);
+                            record(what, ms, "accumulation sweep");
+                        }
+                    }
+                }
+            }
+        }
+        {
+            const int g2_max = std::min(max_log_msm, 24);
+            cuda::g2_msm_context g2;
+            auto seeds = seeds_for<ff::fp2_t>(size_t(1) << g2_max, 2);
+            double t0 = now_ms();
+            g2.generate_points(size_t(1) << g2_max, seeds);
+            record("G2 points generated on GPU 2^" + std::to_string(g2_max), now_ms() - t0);
+            auto sc = make_scalars(size_t(1) << g2_max, false, 9);
+            for (int L : {18, 20, 24}) {
+                if (L > g2_max) continue;
+                size_t n = size_t(1) << L;
+                g2.upload_scalars(std::span<const fr_t>(sc.data(), n));
+                cuda::msm_report rep;
+                double ms = median_ms(L >= 24 ? 3 : reps, [&] { g2.run_uploaded(n, &rep); });
+                cuda::msm_options timed;
+                timed.timing = true;
+                g2.run_uploaded(n, &rep, timed);
+                char note[200];
+                std::snprintf(note, sizeof note, "c=%u; phases ms: sort %.1f, accumulate %.1f, reduce %.1f",
+                              rep.window_bits, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce);
+                record("G2 MSM 2^" + std::to_string(L) + " random", ms, note);
+            }
+            {
+                cuda::g2_msm_context small;
+                size_t n = size_t(1) << 18;
+                small.generate_points(n, seeds);
+                auto pts = small.download_points();
+                std::span<const fr_t> s(sc.data(), n);
+                double c0 = now_ms();
+                auto want = msm::multi_exp<ff::fp2_t>(std::span<const ec::g2_affine_t>(pts), s);
+                double cpu = now_ms() - c0;
+                bool ok = small.run(s) == want;
+                record("G2 MSM 2^18 random, CPU (check)", cpu, ok ? "GPU == CPU" : "MISMATCH");
+                if (!ok) return 1;
+            }
+        }
+        {
+            cuda::ntt_context ntt;
+            double t0 = now_ms();
+            ntt.prepare(unsigned(max_log_ntt));
+            record("NTT twiddle tables 2^" + std::to_string(max_log_ntt), now_ms() - t0);
+            for (int L = 20; L <= max_log_ntt; ++L) {
+                ntt.fill_random(0, unsigned(L), 11);
+                double f = median_ms(reps, [&] {
+                    ntt.transform_resident(0, unsigned(L), cuda::ntt_kind::forward);
+                    ntt.synchronize();
+                });
+                double c = median_ms(reps, [&] {
+                    ntt.transform_resident(0, unsigned(L), cuda::ntt_kind::coset_inverse);
+                    ntt.synchronize();
+                });
+                record("NTT 2^" + std::to_string(L) + " forward", f, "coset inverse " + std::to_string(c) + " ms");
+            }
+            const unsigned H = unsigned(max_log_ntt);
+            for (int s = 0; s < 3; ++s) ntt.fill_random(s, H, 100 + s);
+            double h = median_ms(3, [&] {
+                ntt.compute_h_resident(H);
+                ntt.synchronize();
+            });
+            record("H pipeline 2^" + std::to_string(H), h, "7 NTTs + coset scalings + a*b-c, resident");
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
+    std::printf("\n| what | ms | note |\n|---|---:|---|\n");
+    for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
+    return 0;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds (or takes prebuilt), checks and times the CUDA backend on one GPU; written for an NVIDIA H200.
+#
+#   bench/gpu/run_h200.sh [PREBUILT_DIR]
+#
+# Without PREBUILT_DIR: configures build-gpu with CUZK_CUDA_ARCHITECTURES=90a, tests on, CPU benchmarks
+# off, and builds only test_cuda_msm, test_cuda_ntt and cuzk_bench_gpu (needs the project's build
+# dependencies). With PREBUILT_DIR (bench/gpu/pack_prebuilt.sh makes it, for GPU machines without the
+# dependencies): runs the executables there with their libraries; when the machine's C library is
+# older than the one they were built against, through the packed loader and C library.
+# Then runs the CUDA correctness tests (GPU == CPU) and the benchmark; logs go to $OUT (default
+# ./gpu-bench-out), the benchmark's table is printed last.
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-bench-out}
+mkdir -p "$OUT"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+BENCH_ARGS=${BENCH_ARGS:-}
+STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
+
+nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >&2
+echo "machine: $(nproc) CPUs, $(grep MemTotal /proc/meminfo | tr -s ' ')" | tee "$OUT/machine.txt"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader | tee -a "$OUT/machine.txt"
+
+if [ -n "${1:-}" ]; then
+  BIN=$(cd "$1" && pwd)
+  run() { LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" timeout "$STEP_TIMEOUT" "$@"; }
+  if ! run "$BIN/test_cuda_ntt" --gtest_list_tests >/dev/null 2>&1; then
+    echo "prebuilt executables do not start with this machine's C library: using the packed loader"
+    LOADER="$BIN/glibc/ld-linux-x86-64.so.2"
+    LIBS="$BIN/glibc:$BIN/lib:/usr/local/nvidia/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/local/cuda/lib64"
+    run() { timeout "$STEP_TIMEOUT" "$LOADER" --library-path "$LIBS" "$@"; }
+  fi
+else
+  BIN=$SRC/build-gpu
+  t0=$(date +%s)
+  cmake -S "$SRC" -B "$BIN" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHITECTURES=90a \
+    -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=OFF >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
+  cmake --build "$BIN" --target test_cuda_msm test_cuda_ntt cuzk_bench_gpu -j"$(nproc)" >"$OUT/build.log" 2>&1 \
+    || { tail -40 "$OUT/build.log"; exit 2; }
+  echo "build: $(( $(date +%s) - t0 )) s"
+  for f in test_cuda_msm test_cuda_ntt; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
+  ln -sf "$BIN/gpud/cuzk_bench_gpu" "$BIN/cuzk_bench_gpu"
+  run() { timeout "$STEP_TIMEOUT" "$@"; }
+fi
+
+status=0
+for t in test_cuda_msm test_cuda_ntt; do
+  t0=$(date +%s)
+  run "$BIN/$t" 2>&1 | tee "$OUT/$t.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED  \]|Failure|error" 
+  rc=${PIPESTATUS[0]}
+  echo "$t: exit $rc, $(( $(date +%s) - t0 )) s"
+  [ "$rc" = 0 ] || status=1
+done
+
+# shellcheck disable=SC2086
+run "$BIN/cuzk_bench_gpu" $BENCH_ARGS 2>&1 | tee "$OUT/bench.log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+exit $status

@@ -1,0 +1,29 @@
+// CUDA_OK(call) throws cuda_error naming the call, the file and line and the CUDA error string;
+// CUDA_LAUNCH_OK(name) does the same for the kernel launch just made (cudaGetLastError).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "gpud/cuda/cuda_error.hpp"
+
+namespace cuzk::cuda::detail {
+[[noreturn]] inline void throw_cuda(cudaError_t e, const char* what, const char* file, int line) {
+    throw cuda_error(std::string(what) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                     cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+}
+}  // namespace cuzk::cuda::detail
+
+#define CUDA_OK(call)                                                                  \
+    do {                                                                               \
+        cudaError_t cuzk_e_ = (call);                                                  \
+        if (cuzk_e_ != cudaSuccess) ::cuzk::cuda::detail::throw_cuda(cuzk_e_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+#define CUDA_LAUNCH_OK(name)                                                           \
+    do {                                                                               \
+        cudaError_t cuzk_e_ = cudaGetLastError();                                      \
+        if (cuzk_e_ != cudaSuccess)                                                    \
+            ::cuzk::cuda::detail::throw_cuda(cuzk_e_, "launch of " name, __FILE__, __LINE__); \
+    } while (0)

@@ -1,0 +1,34 @@
+// Device discovery and synchronisation (cuda_error.hpp).
+#include <cstdio>
+
+#include "gpud/cuda/check.cuh"
+
+namespace cuzk::cuda {
+
+int device_count(std::string* why) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        if (why) *why = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
+        cudaGetLastError();  // clear the sticky-free error so later calls start clean
+        return 0;
+    }
+    if (n == 0 && why) *why = "cudaGetDeviceCount reports 0 devices";
+    return n;
+}
+
+std::string device_description(int device) {
+    cudaDeviceProp p{};
+    CUDA_OK(cudaGetDeviceProperties(&p, device));
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s, %d SMs, %.1f GiB, sm_%d%d", p.name, p.multiProcessorCount,
+                  double(p.totalGlobalMem) / double(1ull << 30), p.major, p.minor);
+    return buf;
+}
+
+void synchronize(int device) {
+    CUDA_OK(cudaSetDevice(device));
+    CUDA_OK(cudaDeviceSynchronize());
+}
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,643 @@
+// GPU multi-scalar multiplication (msm.hpp): kernels and the host side that sequences them.
+#include "gpud/cuda/msm.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "gpud/cuda/curve.cuh"
+#include "gpud/cuda/device_buffer.cuh"
+#include "gpud/cuda/msm_combine.hpp"
+
+namespace cuzk::cuda {
+
+namespace {
+
+template <class HF>
+struct dev_type;
+template <>
+struct dev_type<ff::fp_t> {
+    using type = dev_fp;
+};
+template <>
+struct dev_type<ff::fp2_t> {
+    using type = dev_fp2;
+};
+
+static_assert(sizeof(dev_fp) == sizeof(ff::fp_t) && sizeof(dev_fp2) == sizeof(ff::fp2_t));
+static_assert(sizeof(dev_fr) == sizeof(ff::fr_t));
+static_assert(sizeof(dev_xyzz<dev_fp>) == sizeof(ec::xyzz_t<ff::fp_t>));
+static_assert(sizeof(dev_xyzz<dev_fp2>) == sizeof(ec::xyzz_t<ff::fp2_t>));
+
+constexpr uint32_t NEG_FLAG = 0x80000000u;  // in a sorted value: the point enters negated
+constexpr uint32_t NO_BUCKET = 0xffffffffu;
+constexpr unsigned SEGMENT = 64;           // buckets per reduction thread
+constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
+
+// ---- classification: zero / one / other, compacted with one atomic per warp -------------------
+
+__device__ __forceinline__ uint32_t warp_append(uint32_t* counter, bool take) {
+    unsigned mask = __ballot_sync(0xffffffffu, take);
+    unsigned lane = threadIdx.x & 31;
+    uint32_t base = 0;
+    if (lane == 0 && mask) base = atomicAdd(counter, uint32_t(__popc(mask)));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    return base + uint32_t(__popc(mask & ((1u << lane) - 1)));
+}
+
+// counters[0] = ones, counters[1] = others. Others get their canonical (non-Montgomery) scalar.
+__global__ void classify_kernel(const dev_fr* __restrict__ scalars, size_t n, uint32_t* counters,
+                                uint32_t* one_idx, uint32_t* other_idx, dev_fr* other_scalar) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    bool valid = i < n;
+    dev_fr s = valid ? scalars[i] : dev_fr::zero();
+    bool one = valid && s.is_one();
+    bool other = valid && !one && !s.is_zero();
+    uint32_t p1 = warp_append(&counters[0], one);
+    uint32_t p2 = warp_append(&counters[1], other);
+    if (one) one_idx[p1] = uint32_t(i);
+    if (other) {
+        other_idx[p2] = uint32_t(i);
+        other_scalar[p2] = s.from_montgomery();
+    }
+}
+
+// ---- sum of the points whose scalar is one ------------------------------------------------------
+
+template <class F>
+__global__ void sum_indexed_kernel(const dev_affine<F>* __restrict__ points, const uint32_t* __restrict__ idx,
+                                   size_t count, size_t per_thread, dev_xyzz<F>* out, size_t threads) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    dev_xyzz<F> acc = dev_xyzz<F>::identity();
+    size_t lo = t * per_thread, hi = min(count, lo + per_thread);
+    for (size_t i = lo; i < hi; ++i) {
+        dev_affine<F> p = load_affine(points + idx[i]);
+        if (!p.is_identity()) acc.accumulate(p);
+    }
+    out[t] = acc;
+}
+
+// out[g * out_per + t] = sum of in[g * per + t * GROUP_SUM ...] (up to GROUP_SUM items).
+template <class F>
+__global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t groups, size_t per, size_t out_per,
+                                 dev_xyzz<F>* out) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= groups * out_per) return;
+    size_t g = t / out_per, k = t % out_per;
+    size_t lo = k * GROUP_SUM, hi = min(per, lo + GROUP_SUM);
+    dev_xyzz<F> acc = in[g * per + lo];
+    for (size_t i = lo + 1; i < hi; ++i) acc.add(in[g * per + i]);
+    out[t] = acc;
+}
+
+// ---- Pippenger ------------------------------------------------------------------------------------
+
+// Signed digits of window width c: digit w is bits [wc, wc + c) plus the carry of window w-1; a value
+// above 2^(c-1) becomes value - 2^c with a carry of 1, so |digit| <= 2^(c-1) = B. Key: (w << c) | (|d| - 1),
+// or (w << c) | B for d = 0 (sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
+__global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
+                              unsigned c, unsigned windows, uint32_t* keys, uint32_t* vals) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    dev_fr s = scalars[i];
+    uint32_t point = idx[i];
+    const uint32_t B = 1u << (c - 1);
+    const uint32_t mask = (1u << c) - 1;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < windows; ++w) {
+        unsigned bit = w * c;
+        uint32_t raw = 0;
+        if (bit < 256) {
+            unsigned word = bit / 32, sh = bit % 32;
+            uint64_t two = uint64_t(s.v[word]) | (word + 1 < 8 ? uint64_t(s.v[word + 1]) << 32 : 0);
+            raw = uint32_t(two >> sh) & mask;
+        }
+        uint32_t d = raw + carry;
+        uint32_t key, val = point;
+        if (d > B) {
+            d = (1u << c) - d;
+            carry = 1;
+            val |= NEG_FLAG;
+        } else {
+            carry = 0;
+        }
+        key = d == 0 ? B : d - 1;
+        keys[size_t(w) * m + i] = (uint32_t(w) << c) | key;
+        vals[size_t(w) * m + i] = val;
+    }
+}
+
+// Thread k sums the sorted pairs [k |chunk|, (k+1) |chunk|) run by run. A run that lies wholly in the
+// chunk is its bucket's sum and is written to the bucket; a run that begins here and goes on is the
+// chunk's |tail| (it owns the bucket); a run that began in an earlier chunk is the chunk's |head|
+// (state 1: it ends here, 2: it fills the chunk and goes on). combine_pass_kernel finishes split buckets.
+template <class F>
+__global__ void accumulate_kernel(const dev_affine<F>* __restrict__ points, const uint32_t* __restrict__ keys,
+                                  const uint32_t* __restrict__ vals, size_t total, unsigned chunk, unsigned c,
+                                  dev_xyzz<F>* buckets, dev_xyzz<F>* head, uint8_t* head_state,
+                                  dev_xyzz<F>* tail, uint32_t* tail_bucket) {
+    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    size_t s = k * chunk;
+    if (s >= total) return;
+    size_t e = min(total, s + chunk);
+    const uint32_t B = 1u << (c - 1);
+    const uint32_t local_mask = (1u << c) - 1;
+    auto global_bucket = [&](uint32_t key) { return (key >> c) * B + (key & local_mask); };
+
+    head_state[k] = 0;
+    tail_bucket[k] = NO_BUCKET;
+    uint32_t cur = keys[s];
+    bool starts_here = s == 0 || keys[s - 1] != cur;
+    dev_xyzz<F> acc = dev_xyzz<F>::identity();
+    auto flush = [&](bool ends_here) {
+        if ((cur & local_mask) == B) return;  // zero digits
+        if (!starts_here) {
+            head[k] = acc;
+            head_state[k] = ends_here ? 1 : 2;
+        } else if (ends_here) {
+            buckets[global_bucket(cur)] = acc;
+        } else {
+            tail[k] = acc;
+            tail_bucket[k] = global_bucket(cur);
+        }
+    };
+    for (size_t i = s; i < e; ++i) {
+        uint32_t key = keys[i];
+        if (key != cur) {
+            flush(true);
+            acc = dev_xyzz<F>::identity();
+            cur = key;
+            starts_here = true;
+        }
+        if ((key & local_mask) == B) continue;
+        uint32_t v = vals[i];
+        dev_affine<F> p = load_affine(points + (v & ~NEG_FLAG));
+        if (p.is_identity()) continue;
+        if (v & NEG_FLAG) p.y = -p.y;
+        acc.accumulate(p);
+    }
+    flush(e == total || keys[e] != cur);
+}
+
+// A bucket split over chunks k0 < ... < k1 has partial sums tail[k0], head[k0+1], ..., head[k1]; they are
+// summed pairwise in log2(k1 - k0) passes (a bucket holding every point costs ~log2(total / |chunk|)
+// passes, not total / |chunk| sequential additions). Bounds come from binary searches of the sorted keys.
+__device__ __forceinline__ size_t lower_bound(const uint32_t* keys, size_t lo, size_t hi, uint32_t key) {
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+__device__ __forceinline__ size_t upper_bound(const uint32_t* keys, size_t lo, size_t hi, uint32_t key) {
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (keys[mid] <= key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+__global__ void split_bounds_kernel(const uint32_t* __restrict__ keys, size_t total, unsigned chunk, size_t chunks,
+                                    const uint8_t* __restrict__ head_state, const uint32_t* __restrict__ tail_bucket,
+                                    uint32_t* head_first, uint32_t* head_last, uint32_t* tail_last,
+                                    uint32_t* max_span) {
+    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= chunks) return;
+    size_t s = k * chunk, e = min(total, s + chunk);
+    if (head_state[k] != 0) {
+        uint32_t key = keys[s];
+        head_first[k] = uint32_t(lower_bound(keys, 0, s, key) / chunk);
+        head_last[k] = uint32_t((upper_bound(keys, s, total, key) - 1) / chunk);
+    }
+    if (tail_bucket[k] != NO_BUCKET) {
+        uint32_t key = keys[e - 1];
+        uint32_t last = uint32_t((upper_bound(keys, e, total, key) - 1) / chunk);
+        tail_last[k] = last;
+        atomicMax(max_span, last - uint32_t(k));
+    }
+}
+
+// Pass with stride |step|: the partial at position p = k - k0 (p = 0 is the tail) takes in position
+// p + step when p is a multiple of 2 step. Positions read (odd multiples of step) are not written.
+template <class F>
+__global__ void combine_pass_kernel(size_t chunks, uint32_t step, const uint8_t* __restrict__ head_state,
+                                    const uint32_t* __restrict__ head_first, const uint32_t* __restrict__ head_last,
+                                    const uint32_t* __restrict__ tail_bucket, const uint32_t* __restrict__ tail_last,
+                                    dev_xyzz<F>* head, dev_xyzz<F>* tail) {
+    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= chunks) return;
+    if (tail_bucket[k] != NO_BUCKET && k + step <= tail_last[k]) {
+        dev_xyzz<F> acc = tail[k];
+        acc.add(head[k + step]);
+        tail[k] = acc;
+    }
+    if (head_state[k] != 0) {
+        size_t p = k - head_first[k];
+        if (p % (2 * size_t(step)) == 0 && k + step <= head_last[k]) {
+            dev_xyzz<F> acc = head[k];
+            acc.add(head[k + step]);
+            head[k] = acc;
+        }
+    }
+}
+
+template <class F>
+__global__ void write_split_kernel(size_t chunks, const uint32_t* __restrict__ tail_bucket,
+                                   const dev_xyzz<F>* __restrict__ tail, dev_xyzz<F>* buckets) {
+    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= chunks || tail_bucket[k] == NO_BUCKET) return;
+    buckets[tail_bucket[k]] = tail[k];
+}
+
+// Window sum W = sum_{b=1..B} b S_b, split into segments of SEGMENT buckets: segment q of a window
+// contributes sum_{j=1..L} (qL + j) S_(qL+j) = T + qL R with R = sum_j S, T = sum_j j S (running sums
+// from the top, 2L additions), then qL R by double-and-add.
+template <class F>
+__global__ void reduce_segments_kernel(const dev_xyzz<F>* __restrict__ buckets, size_t windows, uint32_t B,
+                                       uint32_t L, dev_xyzz<F>* out) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    uint32_t segs = B / L;
+    if (t >= windows * segs) return;
+    size_t w = t / segs;
+    uint32_t q = uint32_t(t % segs);
+    const dev_xyzz<F>* s = buckets + w * B + size_t(q) * L;
+    dev_xyzz<F> run = dev_xyzz<F>::identity(), tot = dev_xyzz<F>::identity();
+    for (int j = int(L) - 1; j >= 0; --j) {
+        run.add(s[j]);
+        tot.add(run);
+    }
+    if (q != 0) tot.add(run.mul_small(q * L));
+    out[t] = tot;
+}
+
+// ---- benchmark points -----------------------------------------------------------------------------
+
+template <class F>
+__global__ void pair_sum_kernel(const dev_affine<F>* __restrict__ a, size_t na, const dev_affine<F>* __restrict__ b,
+                                size_t nb, size_t n, dev_affine<F>* out) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    out[i] = affine_add_distinct(a[i % na], b[(i / na) % nb]);
+}
+
+// Window width from the number of Pippenger scalars m, minimising m W + 3 W 2^(c-1) for W = ceil(256/c)
+// windows: m W mixed additions to accumulate, about two XYZZ additions (~3 mixed ones) per bucket to
+// reduce. 22 bounds bucket memory (12 windows x 2^21 buckets, 4.8 GB for G1).
+unsigned choose_window(size_t m) {
+    unsigned best = 6;
+    double best_cost = 1e300;
+    for (unsigned c = 6; c <= 22; ++c) {
+        double w = double((256 + c - 1) / c);
+        double cost = double(m) * w + 3.0 * w * double(1u << (c - 1));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+template <class F>
+struct msm_context<F>::impl {
+    using DF = typename dev_type<F>::type;
+    using point_t = dev_affine<DF>;
+    using bucket_t = dev_xyzz<DF>;
+
+    int device;
+    cudaStream_t stream = nullptr;
+    size_t n_points = 0;
+    device_buffer<point_t> points;
+    device_buffer<dev_fr> scalars;
+    size_t n_scalars = 0;
+    device_buffer<uint32_t> counters, one_idx, other_idx;
+    device_buffer<dev_fr> other_scalar;
+    device_buffer<uint32_t> keys, vals, keys_sorted, vals_sorted;
+    device_buffer<uint8_t> sort_temp, head_state;
+    device_buffer<bucket_t> buckets, head, tail, partial, partial2;
+    device_buffer<uint32_t> tail_bucket, head_first, head_last, tail_last;
+    cudaEvent_t events[7] = {};
+
+    explicit impl(int dev) : device(dev) {
+        CUDA_OK(cudaSetDevice(device));
+        CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    }
+    ~impl() {
+        for (auto e : events) {
+            if (e) cudaEventDestroy(e);
+        }
+        if (stream) cudaStreamDestroy(stream);
+    }
+
+    // Phase boundaries for msm_options::timing: 0 start, 1 classified, 2 ones summed, 3 sorted,
+    // 4 buckets complete, 5 window sums, 6 end.
+    bool timing = false;
+    void mark(int i) {
+        if (timing) CUDA_OK(cudaEventRecord(events[i], stream));
+    }
+
+    // Sums |groups| runs of |per| items in |partial| down to one item per group, alternating between
+    // |partial| and |partial2|; returns where the sums are.
+    bucket_t* group_sums(size_t groups, size_t per) {
+        bucket_t* src = partial.get();
+        while (per > 1) {
+            size_t out_per = (per + GROUP_SUM - 1) / GROUP_SUM;
+            bucket_t* dst = src == partial.get() ? partial2.get() : partial.get();
+            group_sum_kernel<DF><<<grid_for(groups * out_per, 128), 128, 0, stream>>>(src, groups, per, out_per, dst);
+            CUDA_LAUNCH_OK("group_sum_kernel");
+            src = dst;
+            per = out_per;
+        }
+        return src;
+    }
+
+    ec::jacobian_t<F> run(size_t n, msm_report* report, const msm_options& opt) {
+        CUDA_OK(cudaSetDevice(device));
+        if (n > n_points) {
+            throw std::invalid_argument("GPU MSM: " + std::to_string(n) + " scalars but only " +
+                                        std::to_string(n_points) + " resident points");
+        }
+        if (n > n_scalars) throw std::invalid_argument("GPU MSM: fewer scalars uploaded than requested");
+        msm_report rep;
+        ec::jacobian_t<F> result;
+        if (n == 0) {
+            if (report) *report = rep;
+            return result;
+        }
+        timing = opt.timing;
+        if (timing && !events[0]) {
+            for (auto& e : events) CUDA_OK(cudaEventCreate(&e));
+        }
+        mark(0);
+        counters.reserve(2);
+        one_idx.reserve(n);
+        other_idx.reserve(n);
+        other_scalar.reserve(n);
+        CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
+        classify_kernel<<<grid_for(n, 256), 256, 0, stream>>>(scalars.get(), n, counters.get(), one_idx.get(),
+                                                              other_idx.get(), other_scalar.get());
+        CUDA_LAUNCH_OK("classify_kernel");
+        mark(1);
+        uint32_t cnt[2];
+        CUDA_OK(cudaMemcpyAsync(cnt, counters.get(), sizeof cnt, cudaMemcpyDeviceToHost, stream));
+        CUDA_OK(cudaStreamSynchronize(stream));
+        rep.ones = cnt[0];
+        rep.others = cnt[1];
+        rep.zeros = n - cnt[0] - cnt[1];
+
+        std::vector<bucket_t> host_sums;  // ones sum first (if any), then one sum per window
+        const size_t ones = cnt[0], m = cnt[1];
+        size_t ones_threads = 0;
+        if (ones > 0) {
+            // ~16 additions per thread or more, at most 2^15 threads: a full GPU, few partial sums.
+            ones_threads = std::min<size_t>(32768, (ones + 15) / 16);
+            size_t per_thread = (ones + ones_threads - 1) / ones_threads;
+            ones_threads = (ones + per_thread - 1) / per_thread;
+            partial.reserve(std::max<size_t>(ones_threads, 1));
+            partial2.reserve(std::max<size_t>((ones_threads + GROUP_SUM - 1) / GROUP_SUM, 1));
+            sum_indexed_kernel<DF><<<grid_for(ones_threads, 128), 128, 0, stream>>>(
+                points.get(), one_idx.get(), ones, per_thread, partial.get(), ones_threads);
+            CUDA_LAUNCH_OK("sum_indexed_kernel");
+            bucket_t* s = group_sums(1, ones_threads);
+            host_sums.resize(1);
+            CUDA_OK(cudaMemcpyAsync(host_sums.data(), s, sizeof(bucket_t), cudaMemcpyDeviceToHost, stream));
+            CUDA_OK(cudaStreamSynchronize(stream));
+        }
+
+        mark(2);
+        unsigned c = 0, windows = 0;
+        if (m > 0) {
+            c = opt.window_bits ? opt.window_bits : choose_window(m);
+            if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
+            windows = (256 + c - 1) / c;  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
+            const uint32_t B = 1u << (c - 1);
+            const size_t total = size_t(windows) * m;
+            keys.reserve(total);
+            vals.reserve(total);
+            keys_sorted.reserve(total);
+            vals_sorted.reserve(total);
+            digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
+                                                                 keys.get(), vals.get());
+            CUDA_LAUNCH_OK("digits_kernel");
+            size_t temp_bytes = 0;
+            CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(), vals.get(),
+                                                    vals_sorted.get(), int(m), 0, int(c), stream));
+            sort_temp.reserve(temp_bytes);
+            for (unsigned w = 0; w < windows; ++w) {
+                size_t off = size_t(w) * m;
+                CUDA_OK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), temp_bytes, keys.get() + off,
+                                                        keys_sorted.get() + off, vals.get() + off,
+                                                        vals_sorted.get() + off, int(m), 0, int(c), stream));
+            }
+            mark(3);
+            const size_t nbuckets = size_t(windows) * B;
+            buckets.reserve(nbuckets);
+            CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
+            const unsigned chunk = opt.chunk ? opt.chunk : 64;
+            const size_t chunks = (total + chunk - 1) / chunk;
+            head.reserve(chunks);
+            tail.reserve(chunks);
+            head_state.reserve(chunks);
+            tail_bucket.reserve(chunks);
+            const unsigned tpb = opt.block ? opt.block : 128;
+            if constexpr (std::is_same_v<DF, dev_fp>) {
+                if (opt.inline_field) {
+                    // Same bytes, inlined multiplication (dev_fp_inline).
+                    using IF = dev_fp_inline;
+                    accumulate_kernel<IF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
+                        reinterpret_cast<const dev_affine<IF>*>(points.get()), keys_sorted.get(), vals_sorted.get(),
+                        total, chunk, c, reinterpret_cast<dev_xyzz<IF>*>(buckets.get()),
+                        reinterpret_cast<dev_xyzz<IF>*>(head.get()), head_state.get(),
+                        reinterpret_cast<dev_xyzz<IF>*>(tail.get()), tail_bucket.get());
+                } else {
+                    accumulate_kernel<DF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
+                        points.get(), keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(),
+                        head.get(), head_state.get(), tail.get(), tail_bucket.get());
+                }
+            } else {
+                accumulate_kernel<DF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
+                    points.get(), keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(),
+                    head_state.get(), tail.get(), tail_bucket.get());
+            }
+            CUDA_LAUNCH_OK("accumulate_kernel");
+            head_first.reserve(chunks);
+            head_last.reserve(chunks);
+            tail_last.reserve(chunks);
+            CUDA_OK(cudaMemsetAsync(counters.get(), 0, sizeof(uint32_t), stream));
+            split_bounds_kernel<<<grid_for(chunks, 256), 256, 0, stream>>>(
+                keys_sorted.get(), total, chunk, chunks, head_state.get(), tail_bucket.get(), head_first.get(),
+                head_last.get(), tail_last.get(), counters.get());
+            CUDA_LAUNCH_OK("split_bounds_kernel");
+            uint32_t max_span = 0;
+            CUDA_OK(cudaMemcpyAsync(&max_span, counters.get(), sizeof max_span, cudaMemcpyDeviceToHost, stream));
+            CUDA_OK(cudaStreamSynchronize(stream));
+            for (uint32_t step = 1; step <= max_span; step *= 2) {
+                combine_pass_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(
+                    chunks, step, head_state.get(), head_first.get(), head_last.get(), tail_bucket.get(),
+                    tail_last.get(), head.get(), tail.get());
+                CUDA_LAUNCH_OK("combine_pass_kernel");
+            }
+            write_split_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, tail_bucket.get(), tail.get(),
+                                                                              buckets.get());
+            CUDA_LAUNCH_OK("write_split_kernel");
+            mark(4);
+            const uint32_t L = std::min<uint32_t>(B, SEGMENT);
+            const size_t segs = B / L;
+            partial.reserve(windows * segs);
+            partial2.reserve(std::max<size_t>(windows * ((segs + GROUP_SUM - 1) / GROUP_SUM), 1));
+            reduce_segments_kernel<DF><<<grid_for(windows * segs, 128), 128, 0, stream>>>(buckets.get(), windows, B,
+                                                                                         L, partial.get());
+            CUDA_LAUNCH_OK("reduce_segments_kernel");
+            bucket_t* sums = group_sums(windows, segs);
+            mark(5);
+            size_t base = host_sums.size();
+            host_sums.resize(base + windows);
+            CUDA_OK(cudaMemcpyAsync(host_sums.data() + base, sums, windows * sizeof(bucket_t),
+                                    cudaMemcpyDeviceToHost, stream));
+            CUDA_OK(cudaStreamSynchronize(stream));
+        }
+        // Same bytes as the host XYZZ type (static_asserts above).
+        std::vector<ec::xyzz_t<F>> sums(host_sums.size());
+        std::memcpy(static_cast<void*>(sums.data()), host_sums.data(), host_sums.size() * sizeof(bucket_t));
+        const ec::xyzz_t<F>* ones_sum = ones > 0 ? sums.data() : nullptr;
+        result = detail::combine_window_sums<F>(ones_sum, sums.data() + (ones > 0 ? 1 : 0), windows, c);
+        rep.window_bits = c;
+        rep.windows = windows;
+        if (timing) {
+            mark(6);
+            CUDA_OK(cudaEventSynchronize(events[6]));
+            float* out[6] = {&rep.ms_classify, &rep.ms_ones, &rep.ms_sort, &rep.ms_accumulate, &rep.ms_reduce,
+                             &rep.ms_finish};
+            for (int i = 0; i < 6; ++i) {
+                // Phases that did not run leave their two events equal (recorded back to back).
+                if (m == 0 && i >= 2) break;
+                CUDA_OK(cudaEventElapsedTime(out[i], events[i], events[i + 1]));
+            }
+        }
+        if (report) *report = rep;
+        return result;
+    }
+};
+
+template <class F>
+msm_context<F>::msm_context(int device) : impl_(std::make_unique<impl>(device)) {}
+template <class F>
+msm_context<F>::~msm_context() = default;
+
+template <class F>
+size_t msm_context<F>::size() const {
+    return impl_->n_points;
+}
+
+template <class F>
+void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
+    using point_t = typename impl::point_t;
+    static_assert(sizeof(point_t) == 2 * sizeof(F));
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->points.reserve(std::max<size_t>(pts.size(), 1));
+    // Packed x, y per point; the identity becomes x = y = 0. Staged in pieces of 2^16 points.
+    const size_t piece = size_t(1) << 16;
+    std::vector<point_t> stage(std::min(pts.size(), piece));
+    for (size_t lo = 0; lo < pts.size(); lo += piece) {
+        size_t cnt = std::min(piece, pts.size() - lo);
+        for (size_t i = 0; i < cnt; ++i) {
+            const auto& p = pts[lo + i];
+            if (p.infinity) {
+                std::memset(static_cast<void*>(&stage[i]), 0, sizeof(point_t));
+            } else {
+                std::memcpy(static_cast<void*>(&stage[i].x), &p.x, sizeof(F));
+                std::memcpy(static_cast<void*>(&stage[i].y), &p.y, sizeof(F));
+            }
+        }
+        CUDA_OK(cudaMemcpy(impl_->points.get() + lo, stage.data(), cnt * sizeof(point_t), cudaMemcpyHostToDevice));
+    }
+    impl_->n_points = pts.size();
+}
+
+template <class F>
+void msm_context<F>::generate_points(size_t n, std::span<const ec::affine_t<F>> seeds) {
+    using DF = typename impl::DF;
+    using point_t = typename impl::point_t;
+    const size_t level = size_t(1) << 20;
+    const size_t need = 2048 + (n + level - 1) / level;
+    if (seeds.size() < need) {
+        throw std::invalid_argument("generate_points: " + std::to_string(n) + " points need " + std::to_string(need) +
+                                    " seed points, got " + std::to_string(seeds.size()));
+    }
+    msm_context<F> seed_ctx(impl_->device);  // reuses the packing of upload_points
+    seed_ctx.upload_points(seeds);
+    const point_t* sd = seed_ctx.impl_->points.get();
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->points.reserve(std::max<size_t>(n, 1));
+    const size_t n1 = std::min(n, level);
+    if (n <= level) {
+        pair_sum_kernel<DF><<<grid_for(n1, 128), 128, 0, impl_->stream>>>(sd, 1024, sd + 1024, 1024, n1,
+                                                                          impl_->points.get());
+        CUDA_LAUNCH_OK("pair_sum_kernel");
+    } else {
+        device_buffer<point_t> q;
+        q.reserve(level);
+        pair_sum_kernel<DF><<<grid_for(level, 128), 128, 0, impl_->stream>>>(sd, 1024, sd + 1024, 1024, level, q.get());
+        CUDA_LAUNCH_OK("pair_sum_kernel");
+        pair_sum_kernel<DF><<<grid_for(n, 128), 128, 0, impl_->stream>>>(q.get(), level, sd + 2048, need - 2048, n,
+                                                                         impl_->points.get());
+        CUDA_LAUNCH_OK("pair_sum_kernel");
+        CUDA_OK(cudaStreamSynchronize(impl_->stream));
+    }
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+    impl_->n_points = n;
+}
+
+template <class F>
+std::vector<ec::affine_t<F>> msm_context<F>::download_points() const {
+    using point_t = typename impl::point_t;
+    CUDA_OK(cudaSetDevice(impl_->device));
+    std::vector<point_t> raw(impl_->n_points);
+    CUDA_OK(cudaMemcpy(raw.data(), impl_->points.get(), raw.size() * sizeof(point_t), cudaMemcpyDeviceToHost));
+    std::vector<ec::affine_t<F>> out(raw.size());
+    for (size_t i = 0; i < raw.size(); ++i) {
+        // The device identity is x = y = 0 (curve.cuh); compared by bytes so no field code runs here.
+        static const point_t zero{};
+        if (std::memcmp(&raw[i], &zero, sizeof(point_t)) == 0) continue;
+        std::memcpy(static_cast<void*>(&out[i].x), &raw[i].x, sizeof(F));
+        std::memcpy(static_cast<void*>(&out[i].y), &raw[i].y, sizeof(F));
+        out[i].infinity = false;
+    }
+    return out;
+}
+
+template <class F>
+void msm_context<F>::upload_scalars(std::span<const ff::fr_t> sc) {
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->scalars.reserve(std::max<size_t>(sc.size(), 1));
+    CUDA_OK(cudaMemcpy(impl_->scalars.get(), sc.data(), sc.size() * sizeof(ff::fr_t), cudaMemcpyHostToDevice));
+    impl_->n_scalars = sc.size();
+}
+
+template <class F>
+ec::jacobian_t<F> msm_context<F>::run_uploaded(size_t n, msm_report* report, const msm_options& opt) {
+    return impl_->run(n, report, opt);
+}
+
+template <class F>
+ec::jacobian_t<F> msm_context<F>::run(std::span<const ff::fr_t> sc, msm_report* report, const msm_options& opt) {
+    if (sc.size() > impl_->n_points) {
+        throw std::invalid_argument("GPU MSM: " + std::to_string(sc.size()) + " scalars but only " +
+                                    std::to_string(impl_->n_points) + " resident points");
+    }
+    upload_scalars(sc);
+    return impl_->run(sc.size(), report, opt);
+}
+
+template class msm_context<ff::fp_t>;
+template class msm_context<ff::fp2_t>;
+
+}  // namespace cuzk::cuda

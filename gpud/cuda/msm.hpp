@@ -1,0 +1,89 @@
+// Multi-scalar multiplication on the GPU with the points resident in device memory: upload (or
+// generate) the points once, then run many MSMs against them, each with fresh scalars.
+//
+//   cuda::msm_context<ff::fp_t> g1(0);      // G1; msm_context<ff::fp2_t> for G2
+//   g1.upload_points(points);
+//   ec::g1_jacobian_t r = g1.run(scalars);   // == msm::multi_exp<fp_t>(points, scalars)
+//
+// Per run: scalars (Montgomery form, as the prover holds them) are classified on the device: zeros
+// are skipped, ones are summed by a parallel reduction of mixed additions, the rest go through
+// Pippenger with signed window digits: digits per window, a radix sort of (bucket, point) pairs per
+// window, bucket accumulation in fixed-length chunks of the sorted pairs (every thread does the same
+// number of additions whatever the bucket sizes), bucket reduction as a weighted sum split into
+// segments, and the few window sums are combined on the host. Every CUDA call is checked; failures
+// throw cuda_error (cuda_error.hpp). Not thread-safe: one context per worker.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "common/ec/jacobian.hpp"
+#include "common/ff/bls12_381.hpp"
+#include "common/ff/fp2.hpp"
+
+namespace cuzk::cuda {
+
+struct msm_options {
+    unsigned window_bits = 0;  // 0: chosen from the number of non-0/1 scalars
+    bool timing = false;       // fill the phase times of msm_report (CUDA events)
+    // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, threads per
+    // block of the accumulation kernel, and (G1 only) inlined field multiplication in that kernel.
+    unsigned chunk = 0;
+    unsigned block = 0;
+    bool inline_field = false;
+};
+
+// What one run did, for logs and benchmarks.
+struct msm_report {
+    size_t zeros = 0;
+    size_t ones = 0;
+    size_t others = 0;         // scalars that went through Pippenger
+    unsigned window_bits = 0;  // 0 when no scalar went through Pippenger
+    unsigned windows = 0;
+    // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
+    // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
+    float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
+};
+
+template <class F>  // ff::fp_t: G1, ff::fp2_t: G2
+class msm_context {
+public:
+    explicit msm_context(int device = 0);
+    ~msm_context();
+    msm_context(const msm_context&) = delete;
+    msm_context& operator=(const msm_context&) = delete;
+
+    // Copies |points| to the device; they replace any earlier points and stay for later runs.
+    void upload_points(std::span<const ec::affine_t<F>> points);
+    // Makes |n| benchmark points on the device from host-made |seeds| (at least 2048 + ceil(n / 2^20)
+    // points on the curve with distinct x): Q_i = seeds[i mod 1024] + seeds[1024 + (i / 1024) mod 1024]
+    // for i < 2^20, then P_i = Q_(i mod 2^20) + seeds[2048 + i / 2^20]; one affine addition (one
+    // inversion) per point.
+    void generate_points(size_t n, std::span<const ec::affine_t<F>> seeds);
+    // Copies the resident points back (for checks of generated points against the CPU).
+    std::vector<ec::affine_t<F>> download_points() const;
+    size_t size() const;
+
+    // sum_i scalars[i] * points[i]; scalars.size() must not exceed size(). Uploads the scalars.
+    ec::jacobian_t<F> run(std::span<const ff::fr_t> scalars, msm_report* report = nullptr,
+                          const msm_options& opt = {});
+    // Two halves of run(), so the upload can be timed apart from the MSM.
+    void upload_scalars(std::span<const ff::fr_t> scalars);
+    ec::jacobian_t<F> run_uploaded(size_t n, msm_report* report = nullptr, const msm_options& opt = {});
+
+    struct impl;
+
+private:
+    std::unique_ptr<impl> impl_;
+};
+
+extern template class msm_context<ff::fp_t>;
+extern template class msm_context<ff::fp2_t>;
+
+using g1_msm_context = msm_context<ff::fp_t>;
+using g2_msm_context = msm_context<ff::fp2_t>;
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,22 @@
+#include "gpud/cuda/msm_combine.hpp"
+
+namespace cuzk::cuda::detail {
+
+template <class F>
+ec::jacobian_t<F> combine_window_sums(const ec::xyzz_t<F>* ones, const ec::xyzz_t<F>* windows, size_t count,
+                                      unsigned c) {
+    ec::jacobian_t<F> acc;
+    for (size_t w = count; w-- > 0;) {
+        for (unsigned d = 0; d < c; ++d) acc = acc.dbl();
+        acc = acc + windows[w].to_jacobian();
+    }
+    if (ones) acc = acc + ones->to_jacobian();
+    return acc;
+}
+
+template ec::jacobian_t<ff::fp_t> combine_window_sums<ff::fp_t>(const ec::xyzz_t<ff::fp_t>*,
+                                                               const ec::xyzz_t<ff::fp_t>*, size_t, unsigned);
+template ec::jacobian_t<ff::fp2_t> combine_window_sums<ff::fp2_t>(const ec::xyzz_t<ff::fp2_t>*,
+                                                                 const ec::xyzz_t<ff::fp2_t>*, size_t, unsigned);
+
+}  // namespace cuzk::cuda::detail

@@ -1,0 +1,23 @@
+// Host-side end of a GPU MSM: the window sums (and the sum of the one-scalar points) come back as
+// XYZZ points and are combined here, in a file compiled by the host compiler: the host field
+// templates are not device code.
+#pragma once
+
+#include <cstddef>
+
+#include "common/ec/xyzz.hpp"
+
+namespace cuzk::cuda::detail {
+
+// sum_w 2^(c w) windows[w] (Horner, c doublings per window), plus *ones when |ones| is not null.
+template <class F>
+ec::jacobian_t<F> combine_window_sums(const ec::xyzz_t<F>* ones, const ec::xyzz_t<F>* windows, size_t count,
+                                      unsigned c);
+
+extern template ec::jacobian_t<ff::fp_t> combine_window_sums<ff::fp_t>(const ec::xyzz_t<ff::fp_t>*,
+                                                                      const ec::xyzz_t<ff::fp_t>*, size_t, unsigned);
+extern template ec::jacobian_t<ff::fp2_t> combine_window_sums<ff::fp2_t>(const ec::xyzz_t<ff::fp2_t>*,
+                                                                        const ec::xyzz_t<ff::fp2_t>*, size_t,
+                                                                        unsigned);
+
+}  // namespace cuzk::cuda::detail

@@ -1,0 +1,358 @@
+// GPU NTT over Fr and the H pipeline (ntt.hpp).
+#include "gpud/cuda/ntt.hpp"
+
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "gpud/cuda/device_buffer.cuh"
+#include "gpud/cuda/field.cuh"
+
+namespace cuzk::cuda {
+
+namespace {
+
+constexpr unsigned LOG_TILE = 10;  // 1024 elements (32 KiB) of shared memory per block
+constexpr unsigned POW_RUN = 64;   // consecutive powers per thread when filling tables
+
+dev_fr to_dev(const ff::fr_t& x) {
+    dev_fr r;
+    std::memcpy(&r, &x, sizeof r);
+    return r;
+}
+
+__device__ __forceinline__ dev_fr pow_u64(dev_fr base, uint64_t e) {
+    dev_fr r = dev_fr::one();
+    while (e) {
+        if (e & 1) r = r * base;
+        base = base.sqr();
+        e >>= 1;
+    }
+    return r;
+}
+
+// out[i] = w^i for i < n: POW_RUN powers per thread, the first by square-and-multiply.
+__global__ void powers_kernel(dev_fr w, size_t n, dev_fr* out) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    size_t lo = t * POW_RUN;
+    if (lo >= n) return;
+    dev_fr p = pow_u64(w, lo);
+    size_t hi = min(n, lo + POW_RUN);
+    for (size_t i = lo; i < hi; ++i) {
+        out[i] = p;
+        p = p * w;
+    }
+}
+
+// x[i] *= s w^i (coset shifts, with the 1/n of an inverse folded into s when wanted).
+__global__ void scale_powers_kernel(dev_fr* x, size_t n, dev_fr w, dev_fr s) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    size_t lo = t * POW_RUN;
+    if (lo >= n) return;
+    dev_fr p = pow_u64(w, lo) * s;
+    size_t hi = min(n, lo + POW_RUN);
+    for (size_t i = lo; i < hi; ++i) {
+        x[i] = x[i] * p;
+        p = p * w;
+    }
+}
+
+// In-place bit reversal of 2^L elements, each multiplied by |s| when |scale|.
+__global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >> L) return;
+    size_t r = size_t(__brevll(uint64_t(i)) >> (64 - L));
+    if (i < r) {
+        dev_fr a = x[i], b = x[r];
+        if (scale) {
+            a = a * s;
+            b = b * s;
+        }
+        x[i] = b;
+        x[r] = a;
+    } else if (i == r && scale) {
+        x[i] = x[i] * s;
+    }
+}
+
+// Stages with butterfly bits s = h-1 down to h-k of a DIF transform of 2^L elements (L >= LT), on
+// tiles of T = 2^LT elements: 2^k values of the bits [h-k, h) times G = 2^(LT-k) values of the other
+// bits. When h >= LT the G values are consecutive low indices (coalesced rows of G elements); when
+// h < LT then h == k and the tile is T contiguous elements. Butterfly (u, v) -> (u + v, (u - v) w^j),
+// j = index mod 2^s, w the root of order 2^(s+1) = table[j << (log_table - 1 - s)].
+__global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
+                                                     const dev_fr* __restrict__ table, unsigned log_table) {
+    extern __shared__ dev_fr tile[];
+    const unsigned T = 1u << LT;
+    const unsigned G = 1u << (LT - k);
+    const bool strided = h >= LT;
+    const size_t b = blockIdx.x;
+    size_t hi = 0, lobase = 0;
+    if (strided) {
+        size_t blocks_per_hi = (size_t(1) << (h - k)) / G;
+        hi = b / blocks_per_hi;
+        lobase = (b % blocks_per_hi) * G;
+    }
+    // Local layout: strided: l = m G + g; contiguous: l = g 2^k + m.
+    auto global_index = [&](unsigned m, unsigned g) -> size_t {
+        if (strided) return (hi << h) | (size_t(m) << (h - k)) | (lobase + g);
+        return b * T + (size_t(g) << k) + m;
+    };
+    auto local_index = [&](unsigned m, unsigned g) -> unsigned { return strided ? m * G + g : (g << k) + m; };
+    for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
+        unsigned m = strided ? l / G : l & ((1u << k) - 1);
+        unsigned g = strided ? l % G : l >> k;
+        tile[l] = x[global_index(m, g)];
+    }
+    __syncthreads();
+    for (int r = int(k) - 1; r >= 0; --r) {
+        const unsigned s = h - k + unsigned(r);
+        for (unsigned q = threadIdx.x; q < T / 2; q += blockDim.x) {
+            unsigned g = q % G, bq = q / G;
+            unsigned m0 = ((bq >> r) << (r + 1)) | (bq & ((1u << r) - 1));
+            unsigned m1 = m0 | (1u << r);
+            unsigned i0 = local_index(m0, g), i1 = local_index(m1, g);
+            // j = global index of the first element mod 2^s.
+            size_t lo = strided ? lobase + g : 0;
+            size_t j = (size_t(m0 & ((1u << r) - 1)) << (h - k)) | lo;
+            dev_fr u = tile[i0], v = tile[i1];
+            tile[i0] = u + v;
+            dev_fr d = u - v;
+            tile[i1] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+        }
+        __syncthreads();
+    }
+    for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
+        unsigned m = strided ? l / G : l & ((1u << k) - 1);
+        unsigned g = strided ? l % G : l >> k;
+        x[global_index(m, g)] = tile[l];
+    }
+}
+
+// a[i] = (a[i] b[i] - c[i]) z.
+__global__ void h_pointwise_kernel(dev_fr* a, const dev_fr* __restrict__ b, const dev_fr* __restrict__ c, size_t n,
+                                   dev_fr z) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[i] = (a[i] * b[i] - c[i]) * z;
+}
+
+// Pseudo-random elements below 2^254 < r (splitmix64 per limb), in Montgomery form as stored.
+__global__ void fill_random_kernel(dev_fr* x, size_t n, uint64_t seed) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    uint64_t z = seed + i * 0x9e3779b97f4a7c15ULL;
+    dev_fr r;
+    for (int w = 0; w < 4; ++w) {
+        z += 0x9e3779b97f4a7c15ULL;
+        uint64_t v = z;
+        v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        v = (v ^ (v >> 27)) * 0x94d049bb133111ebULL;
+        v ^= v >> 31;
+        r.v[2 * w] = uint32_t(v);
+        r.v[2 * w + 1] = uint32_t(v >> 32);
+    }
+    r.v[7] &= 0x3fffffffu;
+    x[i] = r;
+}
+
+unsigned log2_exact(size_t n) {
+    if (n == 0 || (n & (n - 1)) != 0) {
+        throw std::invalid_argument("GPU NTT: size " + std::to_string(n) + " is not a power of two");
+    }
+    unsigned l = 0;
+    while ((size_t(1) << l) < n) ++l;
+    if (l > ntt_context::MAX_LOG) {
+        throw std::invalid_argument("GPU NTT: size 2^" + std::to_string(l) + " exceeds 2^" +
+                                    std::to_string(ntt_context::MAX_LOG));
+    }
+    return l;
+}
+
+}  // namespace
+
+struct ntt_context::impl {
+    int device;
+    cudaStream_t stream = nullptr;
+    device_buffer<dev_fr> slot[SLOTS];
+    unsigned log_table = 0;  // tables hold omega_max^i for i < 2^(log_table - 1)
+    device_buffer<dev_fr> tw_fwd, tw_inv;
+    // Per size, computed once: building a host domain costs milliseconds at 2^27.
+    std::optional<detail::ntt_constants> consts[MAX_LOG + 1];
+
+    const detail::ntt_constants& constants(unsigned L) {
+        if (!consts[L]) consts[L] = detail::make_ntt_constants(L);
+        return *consts[L];
+    }
+
+    explicit impl(int dev) : device(dev) {
+        CUDA_OK(cudaSetDevice(device));
+        CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    }
+    ~impl() {
+        if (stream) cudaStreamDestroy(stream);
+    }
+
+    void check_slot(int s) const {
+        if (s < 0 || s >= SLOTS) throw std::invalid_argument("GPU NTT: no slot " + std::to_string(s));
+    }
+
+    void prepare(unsigned L) {
+        CUDA_OK(cudaSetDevice(device));
+        if (L <= log_table || L == 0) return;
+        if (L > MAX_LOG) throw std::invalid_argument("GPU NTT: 2^" + std::to_string(L) + " is too large");
+        const detail::ntt_constants& k = constants(L);
+        size_t half = size_t(1) << (L - 1);
+        tw_fwd.reserve(half);
+        tw_inv.reserve(half);
+        unsigned grid = grid_for((half + POW_RUN - 1) / POW_RUN, 128);
+        powers_kernel<<<grid, 128, 0, stream>>>(to_dev(k.omega), half, tw_fwd.get());
+        CUDA_LAUNCH_OK("powers_kernel");
+        powers_kernel<<<grid, 128, 0, stream>>>(to_dev(k.omega_inv), half, tw_inv.get());
+        CUDA_LAUNCH_OK("powers_kernel");
+        CUDA_OK(cudaStreamSynchronize(stream));
+        log_table = L;
+    }
+
+    // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|.
+    void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s) {
+        if (L == 0) {
+            if (scale) {
+                scale_powers_kernel<<<1, 1, 0, stream>>>(x, 1, dev_fr_one(), s);
+                CUDA_LAUNCH_OK("scale_powers_kernel");
+            }
+            return;
+        }
+        prepare(L);
+        const dev_fr* table = inverse ? tw_inv.get() : tw_fwd.get();
+        const unsigned LT = L < LOG_TILE ? L : LOG_TILE;
+        const size_t n = size_t(1) << L;
+        const unsigned blocks = unsigned(n >> LT);
+        const unsigned threads = std::min(512u, (1u << LT) / 2);
+        const size_t smem = (size_t(1) << LT) * sizeof(dev_fr);
+        for (unsigned rem = L; rem > 0;) {
+            unsigned k = rem < LT ? rem : LT;
+            dif_pass_kernel<<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table);
+            CUDA_LAUNCH_OK("dif_pass_kernel");
+            rem -= k;
+        }
+        bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s);
+        CUDA_LAUNCH_OK("bit_reverse_kernel");
+    }
+
+    static dev_fr dev_fr_one() { return to_dev(ff::fr_t::one()); }
+
+    void scale_powers(dev_fr* x, unsigned L, const ff::fr_t& w, const ff::fr_t& s) {
+        size_t n = size_t(1) << L;
+        scale_powers_kernel<<<grid_for((n + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(x, n, to_dev(w), to_dev(s));
+        CUDA_LAUNCH_OK("scale_powers_kernel");
+    }
+
+    void run(dev_fr* x, unsigned L, ntt_kind kind) {
+        CUDA_OK(cudaSetDevice(device));
+        const detail::ntt_constants& k = constants(L);
+        switch (kind) {
+            case ntt_kind::forward:
+                dif_natural(x, L, false, false, dev_fr_one());
+                break;
+            case ntt_kind::inverse:
+                dif_natural(x, L, true, true, to_dev(k.size_inv));
+                break;
+            case ntt_kind::coset_forward:
+                scale_powers(x, L, k.g, ff::fr_t::one());
+                dif_natural(x, L, false, false, dev_fr_one());
+                break;
+            case ntt_kind::coset_inverse:
+                dif_natural(x, L, true, true, to_dev(k.size_inv));
+                scale_powers(x, L, k.g_inv, ff::fr_t::one());
+                break;
+        }
+    }
+
+    void compute_h(unsigned L) {
+        CUDA_OK(cudaSetDevice(device));
+        const detail::ntt_constants& k = constants(L);
+        const size_t n = size_t(1) << L;
+        for (int i = 0; i < 3; ++i) {
+            dev_fr* x = slot[i].get();
+            // Coefficients (1/n folded into the reversal), then evaluations on the coset g <omega>.
+            dif_natural(x, L, true, true, to_dev(k.size_inv));
+            scale_powers(x, L, k.g, ff::fr_t::one());
+            dif_natural(x, L, false, false, dev_fr_one());
+        }
+        h_pointwise_kernel<<<grid_for(n, 256), 256, 0, stream>>>(slot[0].get(), slot[1].get(), slot[2].get(), n,
+                                                                  to_dev(k.z_coset_inv));
+        CUDA_LAUNCH_OK("h_pointwise_kernel");
+        dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv));
+        scale_powers(slot[0].get(), L, k.g_inv, ff::fr_t::one());
+    }
+};
+
+ntt_context::ntt_context(int device) : impl_(std::make_unique<impl>(device)) {}
+ntt_context::~ntt_context() = default;
+
+void ntt_context::load(int s, std::span<const ff::fr_t> x) {
+    impl_->check_slot(s);
+    log2_exact(x.size());
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->slot[s].reserve(x.size());
+    CUDA_OK(cudaMemcpy(impl_->slot[s].get(), x.data(), x.size() * sizeof(ff::fr_t), cudaMemcpyHostToDevice));
+}
+
+void ntt_context::store(int s, std::span<ff::fr_t> x) {
+    impl_->check_slot(s);
+    if (impl_->slot[s].capacity() < x.size()) throw std::invalid_argument("GPU NTT: slot smaller than output");
+    CUDA_OK(cudaSetDevice(impl_->device));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+    CUDA_OK(cudaMemcpy(x.data(), impl_->slot[s].get(), x.size() * sizeof(ff::fr_t), cudaMemcpyDeviceToHost));
+}
+
+void ntt_context::fill_random(int s, unsigned log_n, uint64_t seed) {
+    impl_->check_slot(s);
+    CUDA_OK(cudaSetDevice(impl_->device));
+    size_t n = size_t(1) << log_n;
+    impl_->slot[s].reserve(n);
+    fill_random_kernel<<<grid_for(n, 256), 256, 0, impl_->stream>>>(impl_->slot[s].get(), n, seed);
+    CUDA_LAUNCH_OK("fill_random_kernel");
+}
+
+void ntt_context::transform_resident(int s, unsigned log_n, ntt_kind kind) {
+    impl_->check_slot(s);
+    if (impl_->slot[s].capacity() < (size_t(1) << log_n)) throw std::invalid_argument("GPU NTT: slot too small");
+    impl_->run(impl_->slot[s].get(), log_n, kind);
+}
+
+void ntt_context::compute_h_resident(unsigned log_n) {
+    for (int s = 0; s < 3; ++s) {
+        if (impl_->slot[s].capacity() < (size_t(1) << log_n)) throw std::invalid_argument("GPU H: slots too small");
+    }
+    impl_->compute_h(log_n);
+}
+
+void ntt_context::transform(std::span<ff::fr_t> x, ntt_kind kind) {
+    unsigned L = log2_exact(x.size());
+    load(0, x);
+    transform_resident(0, L, kind);
+    store(0, x);
+}
+
+void ntt_context::compute_h(std::vector<ff::fr_t>& a, const std::vector<ff::fr_t>& b,
+                            const std::vector<ff::fr_t>& c) {
+    if (a.size() != b.size() || a.size() != c.size()) throw std::invalid_argument("GPU H: a, b, c differ in size");
+    unsigned L = log2_exact(a.size());
+    load(0, a);
+    load(1, b);
+    load(2, c);
+    compute_h_resident(L);
+    store(0, a);
+}
+
+void ntt_context::prepare(unsigned log_n) { impl_->prepare(log_n); }
+
+void ntt_context::synchronize() {
+    CUDA_OK(cudaSetDevice(impl_->device));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+}
+
+}  // namespace cuzk::cuda

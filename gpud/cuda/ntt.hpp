@@ -1,0 +1,70 @@
+// Number-theoretic transforms over Fr on the GPU, and the Groth16 H pipeline, with the same
+// semantics as common/ntt (ntt.hpp there): natural order in and out, omega = root_of_unity(log n),
+// coset shift g = 7, inverse scaled by 1/n.
+//
+// Each transform is one decimation-in-frequency pass sequence (natural in, bit-reversed out) plus an
+// in-place bit reversal (fused with the 1/n scaling of the inverse). A pass runs up to 10 radix-2
+// stages on a tile of 1024 elements in shared memory, so 2^27 takes 3 passes over device memory.
+// Twiddles come from one table of omega_max^i (forward and inverse, i < 2^(log_max - 1)), built on
+// the device when a larger size is first asked for; smaller sizes read it with a stride.
+//
+// Data lives in three resident slots of device memory (a, b, c of the H pipeline): load, transform,
+// store; compute_h runs its 7 transforms, coset scalings and the pointwise step without host round
+// trips. The span overloads do load, transform, store for callers with host data (tests).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "common/ff/bls12_381.hpp"
+
+namespace cuzk::cuda {
+
+enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
+
+class ntt_context {
+public:
+    static constexpr unsigned MAX_LOG = 28;
+    static constexpr int SLOTS = 3;
+
+    explicit ntt_context(int device = 0);
+    ~ntt_context();
+    ntt_context(const ntt_context&) = delete;
+    ntt_context& operator=(const ntt_context&) = delete;
+
+    // Host data: x.size() must be a power of two <= 2^MAX_LOG (std::invalid_argument otherwise).
+    void transform(std::span<ff::fr_t> x, ntt_kind kind);
+    // Groth16 H as cuzk::ntt::compute_h: the n coefficients of (A B - C) / (X^n - 1) written into |a|;
+    // b and c are left unchanged.
+    void compute_h(std::vector<ff::fr_t>& a, const std::vector<ff::fr_t>& b, const std::vector<ff::fr_t>& c);
+
+    // Resident slots (0..SLOTS-1), all of size 2^log_n.
+    void load(int slot, std::span<const ff::fr_t> x);
+    void store(int slot, std::span<ff::fr_t> x);
+    // Fills a slot with pseudo-random field elements made on the device (benchmarks).
+    void fill_random(int slot, unsigned log_n, uint64_t seed);
+    void transform_resident(int slot, unsigned log_n, ntt_kind kind);
+    // H of slots 0 (a), 1 (b), 2 (c) into slot 0; slots 1 and 2 are clobbered.
+    void compute_h_resident(unsigned log_n);
+    // Builds the twiddle tables for sizes up to 2^log_n now, so timings exclude it.
+    void prepare(unsigned log_n);
+    void synchronize();
+
+    struct impl;
+
+private:
+    std::unique_ptr<impl> impl_;
+};
+
+namespace detail {
+// Host-computed constants of the domain of size 2^log_n (common/ntt/domain.hpp), for the device code.
+struct ntt_constants {
+    ff::fr_t omega, omega_inv, size_inv, g, g_inv, z_coset_inv;
+};
+ntt_constants make_ntt_constants(unsigned log_n);
+}  // namespace detail
+
+}  // namespace cuzk::cuda
