@@ -35,7 +35,8 @@ static_assert(sizeof(dev_xyzz<dev_fp2>) == sizeof(ec::xyzz_t<ff::fp2_t>));
 
 constexpr uint32_t NEG_FLAG = 0x80000000u;  // in a sorted value: the point enters negated
 constexpr uint32_t NO_BUCKET = 0xffffffffu;
-constexpr unsigned SEGMENT = 64;           // buckets per reduction thread
+constexpr unsigned MAX_SEGMENT = 64;       // buckets per reduction thread, at most
+constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction is latency-bound below this
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
 
 // ---- classification: zero / one / other, compacted with one atomic per warp -------------------
@@ -256,7 +257,7 @@ __global__ void write_split_kernel(size_t chunks, const uint32_t* __restrict__ t
     buckets[tail_bucket[k]] = tail[k];
 }
 
-// Window sum W = sum_{b=1..B} b S_b, split into segments of SEGMENT buckets: segment q of a window
+// Window sum W = sum_{b=1..B} b S_b, split into segments of L buckets: segment q of a window
 // contributes sum_{j=1..L} (qL + j) S_(qL+j) = T + qL R with R = sum_j S, T = sum_j j S (running sums
 // from the top, 2L additions), then qL R by double-and-add.
 template <class F>
@@ -397,8 +398,9 @@ struct msm_context<F>::impl {
         const size_t ones = cnt[0], m = cnt[1];
         size_t ones_threads = 0;
         if (ones > 0) {
-            // ~16 additions per thread or more, at most 2^15 threads: a full GPU, few partial sums.
-            ones_threads = std::min<size_t>(32768, (ones + 15) / 16);
+            // ~16 additions per thread or more, at most 2^17 threads: enough warps to hide the latency of
+            // the chained additions; the partial sums are reduced on the device.
+            ones_threads = std::min<size_t>(size_t(1) << 17, (ones + 15) / 16);
             size_t per_thread = (ones + ones_threads - 1) / ones_threads;
             ones_threads = (ones + per_thread - 1) / per_thread;
             partial.reserve(std::max<size_t>(ones_threads, 1));
@@ -489,7 +491,11 @@ struct msm_context<F>::impl {
                                                                               buckets.get());
             CUDA_LAUNCH_OK("write_split_kernel");
             mark(4);
-            const uint32_t L = std::min<uint32_t>(B, SEGMENT);
+            // Segment length L: the largest power of two <= windows B / REDUCE_THREADS, in [1, 64]. Each
+            // thread does 2L additions then a multiplication by q L (log2(B) doublings), so short segments
+            // cost more work in all but give the parallelism a latency-bound chain of additions needs.
+            uint32_t L = 1;
+            while (L < MAX_SEGMENT && L < B && size_t(windows) * B / (2 * L) >= REDUCE_THREADS) L *= 2;
             const size_t segs = B / L;
             partial.reserve(windows * segs);
             partial2.reserve(std::max<size_t>(windows * ((segs + GROUP_SUM - 1) / GROUP_SUM), 1));
