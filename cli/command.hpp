@@ -25,6 +25,9 @@ void add_verify_command(CLI::App& app, action& run);
 void add_demo_command(CLI::App& app, action& run);
 void add_timeline_command(CLI::App& app, action& run);
 void add_circuit_info_command(CLI::App& app, action& run);
+void add_verify_seal_command(CLI::App& app, action& run);
+void add_seal_test_command(CLI::App& app, action& run);
+void add_prove_c2_command(CLI::App& app, action& run);
 
 // "sha256:4" -> "sha256_4": circuit names become file stems.
 std::string circuit_file_stem(const std::string& circuit);

@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
     add_demo_command(app, run);
     add_timeline_command(app, run);
     add_circuit_info_command(app, run);
+    add_verify_seal_command(app, run);
+    add_seal_test_command(app, run);
+    add_prove_c2_command(app, run);
     spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
 
     try {

@@ -25,7 +25,9 @@ TEST(Registry, BuildsCircuitsFromSpecsAndKeepsTheirCanonicalNames) {
     EXPECT_EQ(circuits::make_circuit("sha256:4@abc")->name(), "sha256:4@abc");
     EXPECT_EQ(circuits::make_circuit("mul:10")->name(), "mul:10");
     EXPECT_EQ(circuits::make_circuit("mul:3@x")->name(), "mul:3@x");
-    EXPECT_EQ(circuits::list_circuits().size(), 2u);
+    EXPECT_EQ(circuits::make_circuit("porep:StackedDrg2KiBV1_1@s")->name(), "porep:StackedDrg2KiBV1_1@s");
+    EXPECT_EQ(circuits::make_circuit("porep:StackedDrg32GiBV1_1")->name(), "porep:StackedDrg32GiBV1_1");
+    EXPECT_EQ(circuits::list_circuits().size(), 3u);
 }
 
 TEST(Registry, RejectsBadSpecsNamingThem) {

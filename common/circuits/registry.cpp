@@ -5,6 +5,8 @@
 
 #include "common/circuits/mul_chain.hpp"
 #include "common/circuits/sha256_chain.hpp"
+#include "common/porep/registered_proof.hpp"
+#include "common/porep/sample_sector.hpp"
 
 namespace cuzk::circuits {
 
@@ -52,6 +54,9 @@ std::vector<circuit_info> list_circuits() {
          "the final digest packed into 2 public inputs (about 26.4k constraints per block)"},
         {"mul:<n>[@seed]", "n multiplication constraints x_{k+1} = x_k * x_{k-1}; the last product is the one "
                            "public input (tiny, for unit tests)"},
+        {"porep:<registered proof>[@seed]",
+         "one StackedDRG PoRep partition (e.g. porep:StackedDrg2KiBV1_1); up to 8 MiB a sector sealed from the "
+         "seed supplies the witness of partition 0, larger sizes are blank (setup and sizes only)"},
     };
 }
 
@@ -65,6 +70,14 @@ std::unique_ptr<circuit> make_circuit(std::string_view spec) {
         seed = std::string(rest.substr(at + 1));
         rest = rest.substr(0, at);
         if (seed.empty()) bad_spec(spec, "empty seed after '@'");
+    }
+    if (kind == "porep") {
+        const porep::registered_proof& proof = porep::registered_proof_by_name(rest);
+        if (proof.nodes > porep::MAX_SAMPLE_NODES) return std::make_unique<porep::porep_partition_circuit>(proof);
+        auto c = std::make_unique<porep::porep_partition_circuit>(
+            porep::make_sample_sector(proof, seed.empty() ? std::string("cuzk") : seed).partition_circuit(0));
+        if (!seed.empty()) c->set_name(std::string(spec));
+        return c;
     }
     if (kind == "sha256") return std::make_unique<sha256_chain>(parse_count(spec, rest, 1, MAX_SHA256_BLOCKS), seed);
     if (kind == "mul") return std::make_unique<mul_chain>(parse_count(spec, rest, 1, MAX_MUL_CONSTRAINTS), seed);

@@ -14,6 +14,8 @@ namespace {
 
 constexpr size_t TOTAL_PARENTS = 37;
 
+}  // namespace
+
 // The 37 parents a label hashes: layer 1 repeats the DRG parents, later layers the 14 DRG and
 // expander parents (rust-fil-proofs create_label: base parents in the current layer, expander
 // parents in the previous one).
@@ -31,8 +33,6 @@ std::vector<ff::fr_t> expanded_parent_labels(const graph::stacked_graph& graph, 
     for (size_t i = 0; out.size() < TOTAL_PARENTS; ++i) out.push_back(distinct[i]);
     return out;
 }
-
-}  // namespace
 
 ff::fr_t create_label(const ff::fr_t& replica_id, uint32_t layer, uint64_t node, std::span<const ff::fr_t> parents) {
     std::vector<uint8_t> msg(64 + (node > 0 ? 32 * parents.size() : 0), 0);

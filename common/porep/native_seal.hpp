@@ -18,6 +18,11 @@ namespace cuzk::porep {
 // each) with the top two bits of byte 31 cleared. Node 0 hashes no parents (vanilla create_label).
 ff::fr_t create_label(const ff::fr_t& replica_id, uint32_t layer, uint64_t node, std::span<const ff::fr_t> parents);
 
+// The 37 parent labels node |node|'s label in |layer| hashes, from labels[layer - 1][...] (DRG
+// parents) and labels[layer - 2][...] (expander parents, from layer 2 on).
+std::vector<ff::fr_t> expanded_parent_labels(const graph::stacked_graph& graph, uint64_t node, unsigned layer,
+                                             const std::vector<std::vector<ff::fr_t>>& labels);
+
 struct sealed_sector {
     uint64_t nodes = 0;
     unsigned layers = 0;

@@ -1,0 +1,86 @@
+// cuzk verify-seal: checks a PoRep C2 proof as filecoin-ffi's verify_seal does. The verifier
+// recomputes everything public from the flags: replica_id from prover id, sector id, ticket, comm_d
+// and the registered proof's porep id; per partition k the challenges from the seed, their DRG and
+// expander parents, and the input vector; then one Groth16 check per 192-byte partition proof.
+// Prints "valid" (exit 0) or "invalid" (exit 1); bad flags, files or encodings exit 2.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/command.hpp"
+#include "cli/file_io.hpp"
+#include "cli/hex_arg.hpp"
+#include "common/groth16/params_file.hpp"
+#include "common/groth16/proof.hpp"
+#include "common/groth16/verifier.hpp"
+#include "common/porep/public_inputs.hpp"
+#include "common/porep/registered_proof.hpp"
+#include "common/util/errors.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+struct verify_seal_options {
+    std::string vk, registered_proof, prover_id, ticket, seed, comm_r, comm_d, proof;
+    uint64_t sector_id = 0;
+};
+
+int run_verify_seal(const verify_seal_options& o) {
+    const porep::registered_proof& proof = porep::registered_proof_by_name(o.registered_proof);
+    const auto prover_id = parse_hex32("--prover-id", o.prover_id);
+    const auto ticket = parse_hex32("--ticket", o.ticket);
+    const auto seed = parse_hex32("--seed", o.seed);
+    const auto comm_d_bytes = parse_hex32("--comm-d", o.comm_d);
+    porep::seal_public_inputs pub;
+    pub.comm_d = parse_fr_hex("--comm-d", o.comm_d);
+    pub.comm_r = parse_fr_hex("--comm-r", o.comm_r);
+    pub.seed = seed;
+    pub.replica_id = porep::generate_replica_id(prover_id, o.sector_id, ticket, comm_d_bytes, proof.porep_id());
+
+    const groth16::verifying_key vk = groth16::read_vk(o.vk);
+    const size_t want_ic = proof.public_inputs_per_partition() + 1;
+    if (vk.ic.size() != want_ic)
+        throw input_error(o.vk + ": the verifying key has " + std::to_string(vk.ic.size()) + " IC points; " +
+                          std::string(proof.name) + " needs " + std::to_string(want_ic) +
+                          " (is this the key of another sector size?)");
+    const auto bytes = read_file_bytes(o.proof, "proof");
+    const size_t want_bytes = size_t(proof.partitions) * groth16::PROOF_BYTES;
+    if (bytes.size() != want_bytes)
+        throw input_error(o.proof + ": " + std::to_string(bytes.size()) + " bytes; " + std::string(proof.name) +
+                          " proofs are " + std::to_string(proof.partitions) + " x " +
+                          std::to_string(groth16::PROOF_BYTES) + " = " + std::to_string(want_bytes) + " bytes");
+    std::vector<groth16::proof> proofs;
+    try {
+        proofs = groth16::proofs_from_bytes(bytes);
+    } catch (const groth16::proof_decode_error& e) {
+        throw input_error(o.proof + ": " + e.what());
+    }
+
+    const auto graph = porep::graph_of(proof);
+    const auto pvk = groth16::prepare_verifying_key(vk);
+    bool valid = true;
+    for (unsigned k = 0; k < proof.partitions && valid; ++k)
+        valid = groth16::verify_proof(pvk, proofs[k], porep::generate_public_inputs(proof, graph, pub, k));
+    std::printf("%s\n", valid ? "valid" : "invalid");
+    return valid ? exit_ok : exit_negative;
+}
+
+}  // namespace
+
+void add_verify_seal_command(CLI::App& app, action& run) {
+    auto o = std::make_shared<verify_seal_options>();
+    auto* cmd = app.add_subcommand("verify-seal", "Verify a PoRep C2 seal proof (as filecoin-ffi verify_seal)");
+    cmd->add_option("--vk", o->vk, "verifying key (.vk, bellperson format)")->required();
+    cmd->add_option("--registered-proof", o->registered_proof, "e.g. StackedDrg32GiBV1_1")->required();
+    cmd->add_option("--sector-id", o->sector_id, "sector number")->required();
+    cmd->add_option("--prover-id", o->prover_id, "32 bytes hex (ID address payload, zero padded)")->required();
+    cmd->add_option("--ticket", o->ticket, "32 bytes hex")->required();
+    cmd->add_option("--seed", o->seed, "32 bytes hex (interactive randomness)")->required();
+    cmd->add_option("--comm-r", o->comm_r, "32 bytes hex, little-endian field element")->required();
+    cmd->add_option("--comm-d", o->comm_d, "32 bytes hex, little-endian field element")->required();
+    cmd->add_option("--proof", o->proof, "proof file (192 bytes per partition)")->required();
+    cmd->callback([o, &run] { run = [o] { return run_verify_seal(*o); }; });
+}
+
+}  // namespace cuzk::cli
