@@ -1,0 +1,136 @@
+// The PoRep commands end to end through the cuzk binary: circuit-info's published sizes, the 2 KiB
+// round trip seal-test -> setup -> prove-c2 -> verify-seal (valid, then invalid with another seed
+// or comm_r), and exit code 2 with the flag or file named for bad input. The round trip takes
+// about two minutes on two cores (setup of a 2^22 domain, then one proof).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct run_result {
+    int exit_code;
+    std::string output;  // stdout and stderr together
+};
+
+run_result run(const std::string& args) {
+    std::string cmd = std::string(CUZK_CLI_PATH) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    run_result r{-1, {}};
+    if (!p) return r;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+    int status = pclose(p);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+nlohmann::json json_of(const std::string& out) {
+    return nlohmann::json::parse(out.substr(out.find('{'), out.rfind('}') - out.find('{') + 1));
+}
+
+TEST(PorepCli, CircuitInfoPrintsPublishedSizes) {
+    auto r = run("circuit-info --registered-proof StackedDrg32GiBV1_1");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    auto j = json_of(r.output);
+    EXPECT_EQ(j["constraints"], 130278541u);
+    EXPECT_EQ(j["constraints_with_input_rows"], 130278869u);
+    EXPECT_EQ(j["inputs"], 328u);
+    EXPECT_EQ(j["partitions"], 10u);
+    auto small = json_of(run("circuit-info --registered-proof StackedDrg2KiBV1").output);
+    EXPECT_EQ(small["constraints"], 2687921u);
+    EXPECT_EQ(small["inputs"], 40u);
+    auto bad = run("circuit-info --registered-proof StackedDrg4KiBV1_1");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.output.find("StackedDrg32GiBV1_1"), std::string::npos) << bad.output;
+}
+
+class PorepRoundTrip : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = fs::temp_directory_path() / ("cuzk_porep_cli_" + std::to_string(getpid()));
+        fs::create_directories(dir_);
+        seal_ = run("seal-test --registered-proof StackedDrg2KiBV1_1 --rng roundtrip --out " + dir_.string());
+        setup_ = run("setup --circuit porep:StackedDrg2KiBV1_1 --out " + dir_.string());
+    }
+    static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+    static std::string verify_args(const nlohmann::json& s) {
+        return "verify-seal --vk " + (dir_ / "porep_StackedDrg2KiBV1_1.vk").string() +
+               " --registered-proof StackedDrg2KiBV1_1 --sector-id " + std::to_string(s["sector_id"].get<uint64_t>()) +
+               " --prover-id " + s["prover_id"].get<std::string>() + " --ticket " + s["ticket"].get<std::string>() +
+               " --seed " + s["seed"].get<std::string>() + " --comm-r " + s["comm_r"].get<std::string>() +
+               " --comm-d " + s["comm_d"].get<std::string>();
+    }
+
+    static inline fs::path dir_;
+    static inline run_result seal_, setup_;
+};
+
+TEST_F(PorepRoundTrip, SealProveVerify) {
+    ASSERT_EQ(seal_.exit_code, 0) << seal_.output;
+    ASSERT_EQ(setup_.exit_code, 0) << setup_.output;
+    auto prove = run("prove-c2 --c1 " + (dir_ / "c1.json").string() + " --params " +
+                     (dir_ / "porep_StackedDrg2KiBV1_1.params").string() + " --out " + (dir_ / "proof.bin").string());
+    ASSERT_EQ(prove.exit_code, 0) << prove.output;
+    EXPECT_EQ(fs::file_size(dir_ / "proof.bin"), 192u);
+
+    std::ifstream in(dir_ / "seal.json");
+    nlohmann::json s = nlohmann::json::parse(in);
+    const std::string proof = " --proof " + (dir_ / "proof.bin").string();
+    auto ok = run(verify_args(s) + proof);
+    EXPECT_EQ(ok.exit_code, 0) << ok.output;
+    EXPECT_NE(ok.output.find("valid"), std::string::npos);
+
+    auto other_seed = s;
+    std::string seed = s["seed"];
+    seed[0] = seed[0] == '0' ? '1' : '0';
+    other_seed["seed"] = seed;
+    auto bad = run(verify_args(other_seed) + proof);
+    EXPECT_EQ(bad.exit_code, 1) << bad.output;
+    EXPECT_NE(bad.output.find("invalid"), std::string::npos);
+
+    auto other_sector = s;
+    other_sector["sector_id"] = s["sector_id"].get<uint64_t>() + 1;  // another replica id
+    EXPECT_EQ(run(verify_args(other_sector) + proof).exit_code, 1);
+}
+
+TEST_F(PorepRoundTrip, BadInputExitsTwoNamingTheFlag) {
+    ASSERT_EQ(seal_.exit_code, 0) << seal_.output;
+    ASSERT_EQ(setup_.exit_code, 0) << setup_.output;
+    std::ifstream in(dir_ / "seal.json");
+    nlohmann::json s = nlohmann::json::parse(in);
+    auto short_ticket = s;
+    short_ticket["ticket"] = "abcd";
+    auto r = run(verify_args(short_ticket) + " --proof " + (dir_ / "seal.json").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("--ticket"), std::string::npos) << r.output;
+
+    auto big_comm = s;
+    big_comm["comm_r"] = std::string(64, 'f');  // >= r as a little-endian value
+    r = run(verify_args(big_comm) + " --proof " + (dir_ / "seal.json").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("--comm-r"), std::string::npos) << r.output;
+
+    r = run(verify_args(s) + " --proof " + (dir_ / "seal.json").string());  // not 192 bytes
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("192"), std::string::npos) << r.output;
+
+    // A C1 whose registered proof does not match the parameters: exit 2, sizes named.
+    r = run("seal-test --registered-proof StackedDrg2KiBV1 --rng other --out " + (dir_ / "v1").string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    r = run("prove-c2 --c1 " + (dir_ / "v1" / "c1.json").string() + " --params " + (dir_ / "c1.json").string() +
+            " --out " + (dir_ / "x.bin").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+}  // namespace
