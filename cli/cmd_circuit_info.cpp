@@ -16,12 +16,13 @@
 #include "common/cs/counting_cs.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/porep/stacked_circuit.hpp"
+#include "common/porep/synthetic_witness.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
-int run_circuit_info(const std::string& name) {
+int run_circuit_info(const std::string& name, bool witness_timing) {
     const porep::registered_proof& proof = porep::registered_proof_by_name(name);
     const auto shape = porep::stacked_circuit_shape::of(proof);
     auto start = std::chrono::steady_clock::now();
@@ -46,6 +47,17 @@ int run_circuit_info(const std::string& name) {
     out["domain_size"] = std::bit_ceil(rows);
     out["matrix_terms"] = counter.num_terms();
     out["synthesis_seconds"] = std::round(seconds * 1000) / 1000;
+    if (witness_timing) {
+        // Synthesis with witness computation (random values of the right shape) into a system
+        // that stores nothing: the cost of generating the witness alone, on one thread.
+        auto witness = porep::make_synthetic_witness(shape, proof.nodes, 1);
+        auto t0 = std::chrono::steady_clock::now();
+        cs::counting_cs timed(true);
+        porep::synthesize_stacked_partition(timed, shape, &witness);
+        double ws = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        out["witness_synthesis_seconds"] = std::round(ws * 1000) / 1000;
+        out["witness_constraints_per_second"] = uint64_t(double(timed.num_constraints()) / ws);
+    }
     out["note"] =
         "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
         "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE";
@@ -58,9 +70,14 @@ int run_circuit_info(const std::string& name) {
 void add_circuit_info_command(CLI::App& app, action& run) {
     auto* cmd = app.add_subcommand("circuit-info", "Size of one PoRep partition circuit (JSON)");
     auto name = std::make_shared<std::string>();
+    auto witness_timing = std::make_shared<bool>(false);
     cmd->add_option("--registered-proof", *name, "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ")")
         ->required();
-    cmd->callback([&run, name] { run = [name] { return run_circuit_info(*name); }; });
+    cmd->add_flag("--witness-timing", *witness_timing,
+                  "also time one synthesis with witness computation (random values, one thread)");
+    cmd->callback([&run, name, witness_timing] {
+        run = [name, witness_timing] { return run_circuit_info(*name, *witness_timing); };
+    });
 }
 
 }  // namespace cuzk::cli

@@ -12,6 +12,7 @@
 #include "common/porep/public_inputs.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/porep/stacked_circuit.hpp"
+#include "common/porep/synthetic_witness.hpp"
 
 namespace {
 
@@ -151,6 +152,16 @@ TEST(StackedCircuitWitness, WitnessOfWrongShapeIsRejected) {
     w = f.witness;
     w.challenges[0].drg_parents[2].rows.pop_back();
     EXPECT_THROW(f.synthesize(w), std::invalid_argument);
+}
+
+TEST(StackedCircuitWitness, SyntheticWitnessHasTheShapeButIsNotSatisfied) {
+    const auto& proof = porep::registered_proof_by_name("StackedDrg2KiBV1_1");
+    const auto shape = porep::stacked_circuit_shape::of(proof);
+    auto w = porep::make_synthetic_witness(shape, proof.nodes, 9);
+    cs::checking_cs sys;
+    porep::synthesize_stacked_partition(sys, shape, &w);
+    EXPECT_EQ(sys.num_constraints(), 2'687'921u);
+    EXPECT_FALSE(sys.is_satisfied());
 }
 
 }  // namespace
