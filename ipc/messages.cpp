@@ -193,6 +193,17 @@ void read(wire_reader& in, error_reply_msg& m) {
     m.text = in.get_string("text", text_limit);
 }
 
+void write(wire_writer& out, const stage_hello_msg& m) {
+    put_enum(out, m.from);
+    out.put(m.pid);
+    out.put(m.started_ms);
+}
+void read(wire_reader& in, stage_hello_msg& m) {
+    m.from = get_enum<stage>(in, "from", 1, 2);
+    m.pid = in.get<std::int32_t>("pid");
+    m.started_ms = in.get<std::uint64_t>("started_ms");
+}
+
 template <typename T>
 message read_as(wire_reader& in) {
     T m;
@@ -217,6 +228,7 @@ std::string_view to_string(message_type type) noexcept {
         case message_type::await: return "AWAIT";
         case message_type::await_reply: return "AWAIT_REPLY";
         case message_type::error_reply: return "ERROR_REPLY";
+        case message_type::stage_hello: return "STAGE_HELLO";
     }
     return "UNKNOWN";
 }
@@ -253,6 +265,14 @@ std::string_view to_string(error_code code) noexcept {
         case error_code::cancelled: return "cancelled";
         case error_code::internal: return "internal";
         case error_code::unavailable: return "unavailable";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(stage s) noexcept {
+    switch (s) {
+        case stage::synthd: return "synthd";
+        case stage::gpud: return "gpud";
     }
     return "unknown";
 }
@@ -316,8 +336,9 @@ message decode(std::span<const std::byte> frame) {
         case message_type::await: return read_as<await_msg>(in);
         case message_type::await_reply: return read_as<await_reply_msg>(in);
         case message_type::error_reply: return read_as<error_reply_msg>(in);
+        case message_type::stage_hello: return read_as<stage_hello_msg>(in);
     }
-    throw protocol_error(fmt::format("frame has unknown message type {} (this build knows 1..12)", type_byte));
+    throw protocol_error(fmt::format("frame has unknown message type {} (this build knows 1..13)", type_byte));
 }
 
 }  // namespace cuzk::ipc

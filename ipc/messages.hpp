@@ -29,7 +29,7 @@
 
 namespace cuzk::ipc {
 
-inline constexpr std::uint8_t protocol_version = 1;
+inline constexpr std::uint8_t protocol_version = 2;  // 2: STAGE_HELLO
 inline constexpr std::size_t frame_header_bytes = 8;
 inline constexpr std::size_t partition_proof_bytes = 192;  // one Groth16 proof: A, C in G1 and B in G2, compressed
 
@@ -46,6 +46,7 @@ enum class message_type : std::uint8_t {
     await = 10,            // client -> assemblerd
     await_reply = 11,
     error_reply = 12,      // any daemon -> the requester
+    stage_hello = 13,      // synthd / gpud -> assemblerd, at start: what a restarted stage lost is re-dispatched
 };
 
 enum class proof_kind : std::uint8_t {
@@ -189,14 +190,27 @@ struct error_reply_msg {
     friend bool operator==(const error_reply_msg&, const error_reply_msg&) = default;
 };
 
+enum class stage : std::uint8_t { synthd = 1, gpud = 2 };
+
+// A stage announces each start of its process. A new pid (or start time) of synthd tells the assembler that
+// every partition it had dispatched but not seen come out of synthesis is gone with the old process.
+struct stage_hello_msg {
+    static constexpr message_type type = message_type::stage_hello;
+    stage from = stage::synthd;
+    std::int32_t pid = 0;
+    std::uint64_t started_ms = 0;  // CLOCK_REALTIME ms of the process start
+    friend bool operator==(const stage_hello_msg&, const stage_hello_msg&) = default;
+};
+
 using message = std::variant<job_msg, slot_ready_msg, partition_proof_msg, partition_failed_msg, cancel_msg,
                              status_request_msg, status_reply_msg, submit_msg, submit_reply_msg, await_msg,
-                             await_reply_msg, error_reply_msg>;
+                             await_reply_msg, error_reply_msg, stage_hello_msg>;
 
 std::string_view to_string(message_type type) noexcept;
 std::string_view to_string(proof_kind kind) noexcept;
 std::string_view to_string(job_state state) noexcept;
 std::string_view to_string(error_code code) noexcept;
+std::string_view to_string(stage s) noexcept;
 
 message_type type_of(const message& m) noexcept;
 

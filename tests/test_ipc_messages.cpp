@@ -53,6 +53,7 @@ std::vector<message> one_of_each() {
         await_reply_msg{43, job_state::failed, 3, 10, {}, "", "partition 4: invalid witness"},
         error_reply_msg{error_code::queue_full, static_cast<std::uint8_t>(message_type::submit),
                         "128 jobs pending (max_pending_jobs); retry later"},
+        stage_hello_msg{stage::gpud, 4242, 1767225600000ull},
     };
 }
 
@@ -79,12 +80,12 @@ TEST(Messages, EveryTypeSurvivesARoundTrip) {
         EXPECT_EQ(peek_type(as_span(frame)), static_cast<std::uint8_t>(type_of(original)));
         types.insert(type_of(original));
     }
-    EXPECT_EQ(types.size(), 12u) << "a message type lacks a round-trip case";
+    EXPECT_EQ(types.size(), 13u) << "a message type lacks a round-trip case";
 }
 
 TEST(Messages, FrameLayoutIsPinned) {
     const auto frame = encode(cancel_msg{0x0102030405060708ull});
-    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{1},    std::byte{5},
+    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{2},    std::byte{5},
                                           std::byte{8},   std::byte{0},   std::byte{0},    std::byte{0},
                                           std::byte{8},   std::byte{7},   std::byte{6},    std::byte{5},
                                           std::byte{4},   std::byte{3},   std::byte{2},    std::byte{1}};
@@ -140,8 +141,8 @@ TEST(Messages, TrailingBytesAreRejected) {
 TEST(Messages, WrongVersionMagicAndTypeAreRejected) {
     auto frame = encode(cancel_msg{1});
     auto other_version = frame;
-    other_version[2] = std::byte{2};
-    EXPECT_NE(decode_error(other_version).find("protocol version 2"), std::string::npos) << decode_error(other_version);
+    other_version[2] = std::byte{1};
+    EXPECT_NE(decode_error(other_version).find("protocol version 1"), std::string::npos) << decode_error(other_version);
     auto zero_version = frame;
     zero_version[2] = std::byte{0};
     EXPECT_FALSE(decode_error(zero_version).empty());
@@ -151,7 +152,7 @@ TEST(Messages, WrongVersionMagicAndTypeAreRejected) {
     EXPECT_NE(decode_error(not_ours).find("magic"), std::string::npos);
     EXPECT_EQ(peek_type(as_span(not_ours)), 0);
 
-    for (std::uint8_t type : {0, 13, 200, 255}) {
+    for (std::uint8_t type : {0, 14, 200, 255}) {
         auto unknown = frame;
         unknown[3] = std::byte{type};
         EXPECT_NE(decode_error(unknown).find("unknown message type"), std::string::npos) << int(type);
