@@ -45,6 +45,17 @@ TEST(RegisteredProof, TestShapes) {
     EXPECT_EQ(registered_proof_by_id(7).name, "StackedDrg512MiBV1_1");
 }
 
+TEST(RegisteredProof, SyntheticPoRepSharesTheCircuitShape) {
+    const auto& synth = registered_proof_by_name("StackedDrg32GiBV1_1_Feat_SyntheticPoRep");
+    const auto& plain = registered_proof_by_name("StackedDrg32GiBV1_1");
+    EXPECT_EQ(synth.id, 13u);
+    EXPECT_TRUE(synth.synthetic);
+    EXPECT_FALSE(plain.synthetic);
+    EXPECT_EQ(synth.public_inputs_per_partition(), plain.public_inputs_per_partition());
+    EXPECT_EQ(synth.tree_c_path_levels(), plain.tree_c_path_levels());
+    EXPECT_EQ(synth.porep_id()[0], 13);
+}
+
 TEST(RegisteredProof, UnknownNameListsValidOnes) {
     try {
         registered_proof_by_name("StackedDrg16GiBV1_1");
@@ -55,7 +66,8 @@ TEST(RegisteredProof, UnknownNameListsValidOnes) {
         EXPECT_NE(what.find("StackedDrg32GiBV1_1"), std::string::npos);
         EXPECT_NE(what.find("StackedDrg2KiBV1"), std::string::npos);
     }
-    EXPECT_THROW(registered_proof_by_id(10), cuzk::input_error);
+    EXPECT_THROW(registered_proof_by_id(15), cuzk::input_error);  // V1_2 NI-PoRep: not supported
+    EXPECT_THROW(registered_proof_by_name("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep"), cuzk::input_error);
 }
 
 }  // namespace

@@ -158,9 +158,10 @@ c1::seal_commit_phase1_output make_c1(const registered_proof& proof, const graph
                                       const sealed_sector& sector, const bytes32& seed, const bytes32& ticket) {
     c1::seal_commit_phase1_output c1;
     c1.registered_proof = std::string(proof.name);
-    // The API wraps every version's proofs in the V1 variant of the size: "StackedDrg2KiBV1_1" -> "StackedDrg2KiBV1".
+    // The API wraps every version's proofs in the V1 variant of the size:
+    // "StackedDrg2KiBV1_1[_Feat_SyntheticPoRep]" -> "StackedDrg2KiBV1".
     std::string variant(proof.name);
-    if (variant.ends_with("_1")) variant.resize(variant.size() - 2);
+    variant.resize(variant.find("V1") + 2);
     c1.vanilla_variant = variant;
     c1.comm_r = bytes_of(sector.comm_r);
     c1.comm_d = bytes_of(sector.comm_d);
@@ -178,7 +179,8 @@ c1::seal_commit_phase1_output make_c1(const registered_proof& proof, const graph
     };
     for (unsigned k = 0; k < proof.partitions; ++k) {
         std::vector<c1::challenge_proof> partition;
-        for (uint64_t c : derive_challenges(proof.nodes, proof.challenges_per_partition, sector.replica_id, seed, k)) {
+        const seal_public_inputs pub{sector.replica_id, sector.comm_d, sector.comm_r, seed};
+        for (uint64_t c : partition_challenges(proof, pub, k)) {
             c1::challenge_proof p;
             p.comm_d_proof = merkle_proof_of(sector.tree_d, binary, c, true);
             p.comm_r_last_proof = merkle_proof_of(sector.tree_r, proof.tree, c, false);

@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include "common/porep/synthetic_challenges.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -65,6 +67,14 @@ std::vector<uint64_t> derive_challenges(uint64_t nodes, unsigned per_partition, 
     return out;
 }
 
+std::vector<uint64_t> partition_challenges(const registered_proof& proof, const seal_public_inputs& in,
+                                           unsigned partition) {
+    if (proof.synthetic)
+        return synthetic_challenges::standard(proof.nodes, in.replica_id, in.comm_r)
+            .partition_challenges(proof.challenges_per_partition, in.seed, partition);
+    return derive_challenges(proof.nodes, proof.challenges_per_partition, in.replica_id, in.seed, partition);
+}
+
 graph::stacked_graph graph_of(const registered_proof& proof) {
     return graph::stacked_graph(proof.nodes, proof.porep_id(), proof.version);
 }
@@ -81,7 +91,7 @@ std::vector<ff::fr_t> generate_public_inputs(const registered_proof& proof, cons
     inputs.reserve(proof.public_inputs_per_partition());
     std::array<uint32_t, graph::drg_degree> drg{};
     std::array<uint32_t, graph::expansion_degree> exp{};
-    for (uint64_t c : derive_challenges(proof.nodes, proof.challenges_per_partition, in.replica_id, in.seed, partition)) {
+    for (uint64_t c : partition_challenges(proof, in, partition)) {
         const ff::fr_t cf = ff::fr_t::from_u64(c);
         inputs.push_back(cf);  // tree D opening: the path bits packed are the leaf index
         graph.base_parents(c, drg);

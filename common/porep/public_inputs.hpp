@@ -26,6 +26,13 @@ ff::fr_t generate_replica_id(const bytes32& prover_id, uint64_t sector_id, const
 std::vector<uint64_t> derive_challenges(uint64_t nodes, unsigned per_partition, const ff::fr_t& replica_id,
                                         const bytes32& seed, unsigned partition);
 
+struct seal_public_inputs;
+
+// The challenges of partition k for |proof|: interactive (derive_challenges) or, for the
+// synthetic-PoRep proofs, selected from the synthetic set of (replica_id, comm_r) by the seed.
+std::vector<uint64_t> partition_challenges(const registered_proof& proof, const seal_public_inputs& in,
+                                           unsigned partition);
+
 struct seal_public_inputs {
     ff::fr_t replica_id;
     ff::fr_t comm_d;

@@ -17,9 +17,10 @@ constexpr unsigned per_partition(unsigned minimum, unsigned partitions) {
 }
 
 constexpr registered_proof make(std::string_view name, uint64_t id, graph::api_version v, uint64_t size,
-                                unsigned layers, unsigned partitions, unsigned minimum, tree_shape tree) {
-    return registered_proof{name,   id,     v,          size, size / 32, layers, partitions,
-                            per_partition(minimum, partitions), minimum, tree};
+                                unsigned layers, unsigned partitions, unsigned minimum, tree_shape tree,
+                                bool synthetic = false) {
+    return registered_proof{name, id, v, size, size / 32, layers, partitions, per_partition(minimum, partitions),
+                            minimum, tree, 6, 8, synthetic};
 }
 
 using graph::api_version;
@@ -36,6 +37,11 @@ constexpr registered_proof table[] = {
     make("StackedDrg512MiBV1_1", 7, api_version::v1_1, 512 * MiB, 2, 1, 2, {8, 0, 0}),
     make("StackedDrg32GiBV1_1", 8, api_version::v1_1, 32 * GiB, 11, 10, 176, {8, 8, 0}),
     make("StackedDrg64GiBV1_1", 9, api_version::v1_1, 64 * GiB, 11, 10, 176, {8, 8, 2}),
+    make("StackedDrg2KiBV1_1_Feat_SyntheticPoRep", 10, api_version::v1_1, 2 * KiB, 2, 1, 2, {8, 0, 0}, true),
+    make("StackedDrg8MiBV1_1_Feat_SyntheticPoRep", 11, api_version::v1_1, 8 * MiB, 2, 1, 2, {8, 0, 0}, true),
+    make("StackedDrg512MiBV1_1_Feat_SyntheticPoRep", 12, api_version::v1_1, 512 * MiB, 2, 1, 2, {8, 0, 0}, true),
+    make("StackedDrg32GiBV1_1_Feat_SyntheticPoRep", 13, api_version::v1_1, 32 * GiB, 11, 10, 176, {8, 8, 0}, true),
+    make("StackedDrg64GiBV1_1_Feat_SyntheticPoRep", 14, api_version::v1_1, 64 * GiB, 11, 10, 176, {8, 8, 2}, true),
 };
 
 unsigned log_exact(uint64_t n, unsigned arity) {
@@ -79,13 +85,13 @@ const registered_proof& registered_proof_by_name(std::string_view name) {
     for (const registered_proof& p : table)
         if (p.name == name) return p;
     throw input_error("unknown registered proof '" + std::string(name) + "'; valid: " + registered_proof_names() +
-                      " (the synthetic and non-interactive PoRep variants are not supported)");
+                      " (the V1_2 non-interactive PoRep variants are not supported)");
 }
 
 const registered_proof& registered_proof_by_id(uint64_t id) {
     for (const registered_proof& p : table)
         if (p.id == id) return p;
-    throw input_error("unknown registered seal proof id " + std::to_string(id) + "; valid: 0..9 (" +
+    throw input_error("unknown registered seal proof id " + std::to_string(id) + "; valid: 0..14 (" +
                       registered_proof_names() + ")");
 }
 

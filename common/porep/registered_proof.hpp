@@ -40,6 +40,9 @@ struct registered_proof {
     tree_shape tree;                    // trees C and R (tree D is binary SHA256)
     unsigned drg_degree = 6;
     unsigned expansion_degree = 8;
+    // *_Feat_SyntheticPoRep: same circuit and parameters, challenges drawn from the synthetic set
+    // (synthetic_challenges.hpp) instead of the interactive derivation.
+    bool synthetic = false;
 
     // The porep id: id as u64 LE in bytes 0..8, nonce 0, zeros after.
     graph::porep_id_t porep_id() const;
@@ -55,7 +58,8 @@ struct registered_proof {
     unsigned public_inputs_per_partition() const;
 };
 
-// Every registered proof this build knows, in registry order.
+// Every registered proof this build knows, in registry order (ids 0..14; the V1_2 non-interactive
+// PoRep ids 15..19 are not supported).
 std::span<const registered_proof> all_registered_proofs();
 
 // "StackedDrg32GiBV1_1" -> its entry. Unknown names throw cuzk::input_error naming the valid ones.

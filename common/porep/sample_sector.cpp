@@ -49,8 +49,7 @@ sample_sector make_sample_sector(const registered_proof& proof, std::string_view
 }
 
 porep_partition_circuit sample_sector::partition_circuit(unsigned k) const {
-    auto challenges = derive_challenges(proof->nodes, proof->challenges_per_partition, public_inputs.replica_id,
-                                        public_inputs.seed, k);
+    auto challenges = partition_challenges(*proof, public_inputs, k);
     return porep_partition_circuit(*proof, make_partition_witness(sector, graph, challenges),
                                    generate_public_inputs(*proof, graph, public_inputs, k));
 }
