@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "cli/command.hpp"
+#include "cli/service_client.hpp"
 #include "common/util/errors.hpp"
 #include "common/util/version.hpp"
 
@@ -21,6 +22,13 @@ int main(int argc, char** argv) {
     add_prove_command(app, run);
     add_verify_command(app, run);
     add_demo_command(app, run);
+    add_submit_command(app, run);
+    add_await_command(app, run);
+    add_cancel_command(app, run);
+    add_status_command(app, run);
+    add_bench_command(app, run);
+    add_up_command(app, run);
+    add_down_command(app, run);
     add_timeline_command(app, run);
     add_circuit_info_command(app, run);
     add_verify_seal_command(app, run);
@@ -36,6 +44,9 @@ int main(int argc, char** argv) {
     }
     try {
         return run ? run() : exit_bad_input;
+    } catch (const service_unavailable& e) {
+        std::fprintf(stderr, "cuzk: service unavailable: %s\n", e.what());
+        return exit_unavailable;
     } catch (const cuzk::input_error& e) {
         std::fprintf(stderr, "cuzk: error: %s\n", e.what());
         return exit_bad_input;

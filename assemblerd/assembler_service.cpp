@@ -1,0 +1,649 @@
+#include "assemblerd/assembler_service.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "assemblerd/job.hpp"
+#include "assemblerd/journal.hpp"
+#include "assemblerd/spool.hpp"
+#include "common/circuits/registry.hpp"
+#include "common/daemon/systemd_notify.hpp"
+#include "common/daemon/timeline.hpp"
+#include "common/groth16/params_file.hpp"
+#include "common/groth16/proof.hpp"
+#include "common/groth16/verifier.hpp"
+#include "common/util/errors.hpp"
+#include "daemon/event_poll.hpp"
+#include "daemon/instance_lock.hpp"
+#include "daemon/params_store.hpp"
+#include "daemon/request_router.hpp"
+#include "daemon/ring_setup.hpp"
+#include "daemon/service_pulse.hpp"
+#include "daemon/shutdown_signal.hpp"
+#include "ipc/clock.hpp"
+#include "ipc/endpoints.hpp"
+#include "ipc/message_socket.hpp"
+
+namespace cuzk::assemblerd {
+
+namespace {
+
+using namespace std::chrono_literals;
+namespace tl = cuzk::timeline;
+using ipc::job_state;
+
+// A fetched result stays this long, so a client that retries its await (its reply was lost) still gets it.
+constexpr std::uint64_t fetched_grace_ms = 5 * 60 * 1000;
+
+struct waiter {
+    std::vector<zmq::message_t> envelope;
+    std::uint64_t job_id;
+    std::uint64_t deadline_ms;
+};
+
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string from_dash(const std::string& s) { return s == "-" ? "" : s; }
+
+class assembler_service {
+public:
+    explicit assembler_service(const daemon::config& c)
+        : config_(c),
+          spool_(c.runtime.spool_dir),
+          ring_(daemon::open_ring(c)),
+          window_(c.effective_dispatch_window()),
+          timeout_ms_(static_cast<std::uint64_t>(c.assemblerd.partition_timeout_s * 1000)),
+          ttl_ms_(static_cast<std::uint64_t>(c.assemblerd.result_ttl_s * 1000)) {}
+
+    int run() {
+        daemon::instance_lock lock(config_.runtime.dir, "assemblerd");
+        recover();
+        zmq::context_t context(1);
+        daemon::request_router api(context, config_.endpoint(ipc::socket_names::api));
+        zmq::socket_t results(context, zmq::socket_type::pull);
+        results.set(zmq::sockopt::linger, 0);
+        results.bind(config_.endpoint(ipc::socket_names::results));
+        auto synthd = daemon::connect_socket(context, zmq::socket_type::dealer, config_.endpoint(ipc::socket_names::synthd));
+        auto gpud = daemon::connect_socket(context, zmq::socket_type::dealer, config_.endpoint(ipc::socket_names::gpud));
+        api_ = &api;
+        synthd_ = &synthd;
+        gpud_ = &gpud;
+        daemon::notify_ready();
+        daemon::service_pulse pulse;
+        spdlog::info("assemblerd serving on {} ({} jobs recovered, dispatch window {}, verify {})",
+                     config_.endpoint(ipc::socket_names::api), jobs_.size(), window_, config_.assemblerd.verify);
+        zmq::pollitem_t items[] = {{api.socket().handle(), 0, ZMQ_POLLIN, 0},
+                                   {results.handle(), 0, ZMQ_POLLIN, 0},
+                                   {synthd.handle(), 0, ZMQ_POLLIN, 0},
+                                   {gpud.handle(), 0, ZMQ_POLLIN, 0}};
+        std::uint64_t last_sweep = 0;
+        while (!daemon::shutdown_requested()) {
+            daemon::poll_once(items, 4, 20ms);
+            while (auto req = api.receive()) on_request(*req);
+            for (int i = 0; i < 256; ++i) {
+                std::optional<ipc::message> m;
+                try {
+                    m = ipc::recv_message(results, zmq::recv_flags::dontwait);
+                } catch (const ipc::protocol_error& e) {
+                    spdlog::warn("malformed message on the results socket dropped: {}", e.what());
+                    continue;
+                }
+                if (!m) break;
+                on_result(*m);
+            }
+            drain_replies(synthd, "synthd");
+            drain_replies(gpud, "gpud");
+            dispatch();
+            const auto now = ipc::realtime_ms();
+            answer_expired_waiters(now);
+            if (now - last_sweep >= 250) {
+                check_timeouts(now);
+                expire_results(now);
+                last_sweep = now;
+            }
+            pulse.tick();
+        }
+        daemon::notify_stopping();
+        return 0;
+    }
+
+private:
+    // ---- recovery -------------------------------------------------------------------------------------
+    void recover() {
+        const auto path = spool_.journal_path();
+        journal::replay(path, [&](const journal_record& r) { apply(r); });
+        // Whatever was in flight when the previous process stopped is dispatched again; stages drop the
+        // copies they still hold, and duplicate proofs are ignored.
+        for (auto& [id, j] : jobs_) {
+            if (j.terminal()) continue;
+            for (auto& p : j.partitions)
+                if (p.state != partition_state::proved) p.state = partition_state::pending;
+        }
+        journal_ = std::make_unique<journal>(path);
+        journal_->rewrite(live_records());
+        if (!jobs_.empty()) spdlog::info("journal {}: {} jobs recovered, next job id {}", path.string(), jobs_.size(), next_id_);
+    }
+
+    void apply(const journal_record& r) {
+        auto need = [&](std::size_t n) {
+            if (r.size() != n) throw std::runtime_error(fmt::format("{} fields, expected {}", r.size(), n));
+        };
+        auto id_of = [&](const std::string& s) { return static_cast<std::uint64_t>(std::stoull(s)); };
+        const auto& type = r[0];
+        if (type == "NEXT") {
+            need(2);
+            next_id_ = std::max(next_id_, id_of(r[1]));
+            return;
+        }
+        if (type == "SUBMIT") {
+            need(8);
+            job j;
+            j.id = id_of(r[1]);
+            j.priority = std::stoi(r[2]);
+            j.kind = static_cast<ipc::proof_kind>(std::stoi(r[3]));
+            j.partitions.resize(std::stoul(r[4]));
+            j.created_ms = id_of(r[5]);
+            j.request_id = journal::unhex(from_dash(r[6]));
+            j.input = r[7];
+            try {
+                j.test_input = daemon::read_test_job_input(spool_.root() / j.input);
+            } catch (const std::exception& e) {
+                // The spool lost the input (deleted by hand?): the job cannot go on, the journal still can.
+                finish(j, job_state::failed, fmt::format("job input lost from the spool: {}", e.what()), ipc::realtime_ms());
+            }
+            if (!j.request_id.empty()) by_request_[j.request_id] = j.id;
+            next_id_ = std::max(next_id_, j.id + 1);
+            seq_of_[j.id] = seq_++;
+            jobs_[j.id] = std::move(j);
+            return;
+        }
+        auto it = jobs_.find(id_of(r.at(1)));
+        if (it == jobs_.end()) throw std::runtime_error("names a job without a SUBMIT record");
+        job& j = it->second;
+        if (type == "PROOF") {
+            need(4);
+            const auto p = std::stoul(r[2]);
+            const auto bytes = journal::unhex(r[3]);
+            if (p >= j.partitions.size() || bytes.size() != ipc::partition_proof_bytes)
+                throw std::runtime_error("partition or proof size out of range");
+            std::array<std::byte, ipc::partition_proof_bytes> proof;
+            std::memcpy(proof.data(), bytes.data(), proof.size());
+            j.partitions[p].proof = proof;
+            j.partitions[p].state = partition_state::proved;
+        } else if (type == "DONE" || type == "CANCELLED") {
+            need(3);
+            finish(j, type == "DONE" ? job_state::done : job_state::cancelled, "", id_of(r[2]));
+        } else if (type == "FAILED") {
+            need(4);
+            finish(j, job_state::failed, journal::unhex(from_dash(r[3])), id_of(r[2]));
+        } else if (type == "FETCHED") {
+            need(3);
+            mark_fetched(j, id_of(r[2]));
+        } else if (type == "EXPIRED") {
+            need(2);
+            forget(j.id);
+        } else {
+            throw std::runtime_error("unknown record type");
+        }
+    }
+
+    std::vector<journal_record> live_records() const {
+        std::vector<journal_record> out{{"NEXT", std::to_string(next_id_)}};
+        for (const auto& [id, j] : jobs_) {
+            out.push_back(submit_record(j));
+            for (std::size_t p = 0; p < j.partitions.size(); ++p)
+                if (j.partitions[p].proof) out.push_back(proof_record(j, static_cast<std::uint32_t>(p)));
+            const auto ms = std::to_string(j.finished_ms);
+            if (j.state == job_state::done) out.push_back({"DONE", std::to_string(id), ms});
+            if (j.state == job_state::cancelled) out.push_back({"CANCELLED", std::to_string(id), ms});
+            if (j.state == job_state::failed) out.push_back({"FAILED", std::to_string(id), ms, or_dash(journal::hex(j.error))});
+            if (j.fetched) out.push_back({"FETCHED", std::to_string(id), std::to_string(j.expires_ms - fetched_grace_ms)});
+        }
+        return out;
+    }
+
+    static journal_record submit_record(const job& j) {
+        return {"SUBMIT", std::to_string(j.id), std::to_string(j.priority), std::to_string(static_cast<int>(j.kind)),
+                std::to_string(j.partitions.size()), std::to_string(j.created_ms), or_dash(journal::hex(j.request_id)),
+                j.input};
+    }
+    static journal_record proof_record(const job& j, std::uint32_t p) {
+        const auto& proof = *j.partitions[p].proof;
+        return {"PROOF", std::to_string(j.id), std::to_string(p),
+                journal::hex(std::string_view(reinterpret_cast<const char*>(proof.data()), proof.size()))};
+    }
+
+    void finish(job& j, job_state state, std::string error, std::uint64_t at_ms) {
+        j.state = state;
+        j.error = std::move(error);
+        j.finished_ms = at_ms;
+        j.expires_ms = at_ms + ttl_ms_;
+    }
+    void mark_fetched(job& j, std::uint64_t at_ms) {
+        j.fetched = true;
+        j.expires_ms = std::min(j.expires_ms, at_ms + fetched_grace_ms);
+    }
+    void forget(std::uint64_t id) {
+        auto it = jobs_.find(id);
+        if (it == jobs_.end()) return;
+        if (!it->second.request_id.empty()) by_request_.erase(it->second.request_id);
+        seq_of_.erase(id);
+        jobs_.erase(it);
+    }
+
+    // ---- client requests --------------------------------------------------------------------------------
+    void on_request(daemon::routed_request& req) {
+        const auto type = ipc::type_of(req.body);
+        try {
+            if (auto* m = std::get_if<ipc::submit_msg>(&req.body)) return on_submit(req, *m);
+            if (auto* m = std::get_if<ipc::await_msg>(&req.body)) return on_await(req, *m);
+            if (auto* m = std::get_if<ipc::cancel_msg>(&req.body)) return on_cancel(req, *m);
+            if (std::holds_alternative<ipc::status_request_msg>(req.body))
+                return api_->reply(req.envelope, ipc::status_reply_msg{status_json()});
+            api_->reply_error(req.envelope, ipc::error_code::bad_request, type,
+                              fmt::format("assemblerd's API takes SUBMIT, AWAIT, CANCEL and STATUS_REQUEST, not {}",
+                                          ipc::to_string(type)));
+        } catch (const input_error& e) {
+            api_->reply_error(req.envelope, ipc::error_code::bad_request, type, e.what());
+        } catch (const std::exception& e) {
+            spdlog::error("{} failed: {}", ipc::to_string(type), e.what());
+            api_->reply_error(req.envelope, ipc::error_code::internal, type, e.what());
+        }
+    }
+
+    std::size_t pending_jobs() const {
+        return static_cast<std::size_t>(std::count_if(jobs_.begin(), jobs_.end(), [](const auto& e) { return !e.second.terminal(); }));
+    }
+
+    void on_submit(daemon::routed_request& req, const ipc::submit_msg& m) {
+        if (!m.client_request_id.empty()) {
+            if (auto it = by_request_.find(m.client_request_id); it != by_request_.end()) {
+                return api_->reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, it->second, true});
+            }
+        }
+        if (m.kind != ipc::proof_kind::test_circuit) {
+            throw input_error(fmt::format("proof kind {} cannot be proved by this build yet: only test-circuit jobs "
+                                          "(the PoRep circuit is not in this build)",
+                                          ipc::to_string(m.kind)));
+        }
+        if (pending_jobs() >= config_.assemblerd.max_pending_jobs) {
+            return api_->reply_error(req.envelope, ipc::error_code::queue_full, ipc::message_type::submit,
+                                     fmt::format("{} jobs pending ([assemblerd] max_pending_jobs = {}); retry later",
+                                                 pending_jobs(), config_.assemblerd.max_pending_jobs));
+        }
+        job j;
+        j.id = next_id_;
+        j.request_id = m.client_request_id;
+        j.kind = m.kind;
+        j.priority = m.priority;
+        j.created_ms = ipc::realtime_ms();
+        j.input = spool_.take_input(j.id, m.source, m.c1_path);  // throws input_error naming the file
+        try {
+            j.test_input = daemon::read_test_job_input(spool_.root() / j.input);
+        } catch (...) {
+            spool_.remove_job(j.id);
+            throw;
+        }
+        j.partitions.resize(j.test_input.partitions);
+        ++next_id_;
+        journal_->append(submit_record(j));
+        seq_of_[j.id] = seq_++;
+        if (!j.request_id.empty()) by_request_[j.request_id] = j.id;
+        tl::emit(tl::event::job_submit, std::to_string(j.id),
+                 {{"partitions", std::to_string(j.partitions.size())}, {"priority", std::to_string(j.priority)},
+                  {"circuit", j.test_input.circuit}});
+        spdlog::info("job {} submitted: {} x {} (priority {}{})", j.id, j.partitions.size(), j.test_input.circuit,
+                     j.priority, j.request_id.empty() ? "" : ", request " + j.request_id);
+        const auto id = j.id;
+        jobs_[id] = std::move(j);
+        api_->reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, id, false});
+    }
+
+    ipc::await_reply_msg reply_for(job& j) {
+        ipc::await_reply_msg r;
+        r.job_id = j.id;
+        r.state = j.state;
+        r.partitions_done = j.proved();
+        r.partitions_total = static_cast<std::uint32_t>(j.partitions.size());
+        r.error = j.error;
+        if (j.state == job_state::done) {
+            r.result_path = spool_.result_path(j.id).string();
+            for (const auto& p : j.partitions) r.proof.insert(r.proof.end(), p.proof->begin(), p.proof->end());
+            if (!j.fetched) {
+                const auto now = ipc::realtime_ms();
+                journal_->append({"FETCHED", std::to_string(j.id), std::to_string(now)});
+                mark_fetched(j, now);
+            }
+        }
+        return r;
+    }
+
+    void on_await(daemon::routed_request& req, const ipc::await_msg& m) {
+        auto it = jobs_.find(m.job_id);
+        if (it == jobs_.end()) {
+            return api_->reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::await,
+                                     fmt::format("no job {} (never submitted, or its result expired)", m.job_id));
+        }
+        if (it->second.terminal() || m.timeout_ms == 0) return api_->reply(req.envelope, reply_for(it->second));
+        waiters_.push_back({std::move(req.envelope), m.job_id, ipc::realtime_ms() + m.timeout_ms});
+    }
+
+    void on_cancel(daemon::routed_request& req, const ipc::cancel_msg& m) {
+        auto it = jobs_.find(m.job_id);
+        if (it == jobs_.end()) {
+            return api_->reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::cancel,
+                                     fmt::format("no job {} to cancel", m.job_id));
+        }
+        job& j = it->second;
+        if (!j.terminal()) {
+            const auto now = ipc::realtime_ms();
+            journal_->append({"CANCELLED", std::to_string(j.id), std::to_string(now)});
+            finish(j, job_state::cancelled, "cancelled by request", now);
+            stop_in_stages(j.id);
+            spdlog::info("job {} cancelled ({} of {} partitions were proved)", j.id, j.proved(), j.partitions.size());
+            answer_waiters(j);
+        }
+        api_->reply(req.envelope, reply_for(j));
+    }
+
+    void stop_in_stages(std::uint64_t id) {
+        (void)ipc::send_message(*synthd_, ipc::cancel_msg{id}, zmq::send_flags::dontwait);
+        (void)ipc::send_message(*gpud_, ipc::cancel_msg{id}, zmq::send_flags::dontwait);
+        // READY slots are freed here too, so a cancel frees the ring even while gpud is down.
+        ring_.discard_ready(id);
+    }
+
+    void answer_waiters(job& j) {
+        for (auto it = waiters_.begin(); it != waiters_.end();) {
+            if (it->job_id == j.id) {
+                api_->reply(it->envelope, reply_for(j));
+                it = waiters_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+
+    void answer_expired_waiters(std::uint64_t now) {
+        for (auto it = waiters_.begin(); it != waiters_.end();) {
+            if (it->deadline_ms <= now) {
+                auto j = jobs_.find(it->job_id);
+                if (j != jobs_.end()) api_->reply(it->envelope, reply_for(j->second));
+                else api_->reply_error(it->envelope, ipc::error_code::unknown_job, ipc::message_type::await, "job expired");
+                it = waiters_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+
+    // ---- stage results ----------------------------------------------------------------------------------
+    job* live_job(std::uint64_t id) {
+        auto it = jobs_.find(id);
+        return it == jobs_.end() || it->second.terminal() ? nullptr : &it->second;
+    }
+
+    void on_result(const ipc::message& m) {
+        const auto now = ipc::realtime_ms();
+        if (auto* r = std::get_if<ipc::slot_ready_msg>(&m)) {
+            job* j = live_job(r->job_id);
+            if (!j || r->partition >= j->partitions.size()) return;
+            auto& p = j->partitions[r->partition];
+            if (p.state != partition_state::proved) {
+                p.state = partition_state::synthesized;
+                p.since_ms = now;
+            }
+        } else if (auto* r = std::get_if<ipc::partition_proof_msg>(&m)) {
+            on_partition_proof(*r);
+        } else if (auto* r = std::get_if<ipc::partition_failed_msg>(&m)) {
+            job* j = live_job(r->job_id);
+            if (!j || r->partition >= j->partitions.size()) return;
+            if (j->partitions[r->partition].state == partition_state::proved) return;
+            if (r->retryable) {
+                spdlog::warn("job {} partition {}: {} (dispatched again)", j->id, r->partition, r->error);
+                j->partitions[r->partition].state = partition_state::pending;
+            } else {
+                fail_job(*j, fmt::format("partition {}: {}", r->partition, r->error));
+            }
+        } else if (auto* r = std::get_if<ipc::stage_hello_msg>(&m)) {
+            on_hello(*r);
+        } else {
+            spdlog::warn("unexpected {} on the results socket dropped", ipc::to_string(ipc::type_of(m)));
+        }
+    }
+
+    void on_hello(const ipc::stage_hello_msg& h) {
+        auto& known = h.from == ipc::stage::synthd ? synthd_identity_ : gpud_identity_;
+        const std::pair<std::int32_t, std::uint64_t> identity{h.pid, h.started_ms};
+        if (known == identity) return;
+        known = identity;
+        spdlog::info("{} (pid {}) started", ipc::to_string(h.from), h.pid);
+        if (h.from != ipc::stage::synthd) return;  // gpud's work lives in the ring, which a restarted gpud reclaims
+        std::size_t again = 0;
+        for (auto& [id, j] : jobs_) {
+            if (j.terminal()) continue;
+            // Only what was handed out before this synthd started: later dispatches went to it (the hello
+            // can arrive after them when synthd connected before this socket was bound).
+            for (auto& p : j.partitions)
+                if (p.state == partition_state::dispatched && p.since_ms < h.started_ms) {
+                    p.state = partition_state::pending;
+                    ++again;
+                }
+        }
+        if (again) spdlog::info("{} partitions handed to the previous synthd are dispatched again", again);
+    }
+
+    void on_partition_proof(const ipc::partition_proof_msg& r) {
+        job* j = live_job(r.job_id);
+        if (!j || r.partition >= j->partitions.size()) return;
+        auto& p = j->partitions[r.partition];
+        if (p.state == partition_state::proved) {
+            ++duplicates_;
+            spdlog::debug("job {} partition {}: duplicate proof ignored", j->id, r.partition);
+            return;
+        }
+        p.proof = r.proof;
+        p.state = partition_state::proved;
+        journal_->append(proof_record(*j, r.partition));
+        tl::emit(tl::event::partition_done, std::to_string(j->id),
+                 {{"partition", std::to_string(r.partition)}, {"worker", std::to_string(r.timings.worker)},
+                  {"ms", std::to_string(r.timings.gpu_us / 1000)}});
+        if (j->proved() == j->partitions.size()) complete(*j);
+    }
+
+    void complete(job& j) {
+        std::vector<std::uint32_t> invalid;
+        if (config_.assemblerd.verify) {
+            try {
+                invalid = verify(j);
+            } catch (const std::exception& e) {
+                return fail_job(j, fmt::format("verification could not run: {}", e.what()));
+            }
+        }
+        if (!invalid.empty()) {
+            return fail_job(j, fmt::format("partition proofs {} do not verify", fmt::join(invalid, ", ")));
+        }
+        std::vector<std::byte> proof;
+        for (const auto& p : j.partitions) proof.insert(proof.end(), p.proof->begin(), p.proof->end());
+        spool_.write_result(j.id, proof);
+        const auto now = ipc::realtime_ms();
+        journal_->append({"DONE", std::to_string(j.id), std::to_string(now)});
+        finish(j, job_state::done, "", now);
+        tl::emit(tl::event::job_done, std::to_string(j.id),
+                 {{"partitions", std::to_string(j.partitions.size())}, {"ms", std::to_string(now - j.created_ms)}});
+        spdlog::info("job {} done: {} partitions{} in {} ms", j.id, j.partitions.size(),
+                     config_.assemblerd.verify ? ", verified" : "", now - j.created_ms);
+        answer_waiters(j);
+    }
+
+    // Partitions whose proof does not verify against their own public inputs.
+    std::vector<std::uint32_t> verify(const job& j) {
+        const auto shape = daemon::circuit_shape(j.test_input.partition_spec(0));
+        auto it = pvks_.find(shape);
+        if (it == pvks_.end()) {
+            const auto vk = groth16::read_vk(daemon::vk_path(config_.gpud.params_dir, shape));
+            it = pvks_.emplace(shape, groth16::prepare_verifying_key(vk)).first;
+        }
+        std::vector<std::uint32_t> invalid;
+        for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
+            const auto inputs = circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
+            const auto& bytes = *j.partitions[p].proof;
+            bool ok = false;
+            try {
+                const auto pi = groth16::proof_from_bytes(
+                    std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+                ok = groth16::verify_proof(it->second, pi, inputs);
+            } catch (const std::exception& e) {
+                spdlog::error("job {} partition {}: proof does not decode: {}", j.id, p, e.what());
+            }
+            if (!ok) invalid.push_back(p);
+        }
+        return invalid;
+    }
+
+    void fail_job(job& j, std::string error) {
+        const auto now = ipc::realtime_ms();
+        journal_->append({"FAILED", std::to_string(j.id), std::to_string(now), or_dash(journal::hex(error))});
+        spdlog::error("job {} failed: {}", j.id, error);
+        finish(j, job_state::failed, std::move(error), now);
+        stop_in_stages(j.id);
+        answer_waiters(j);
+    }
+
+    // ---- dispatch and re-dispatch -----------------------------------------------------------------------
+    void dispatch() {
+        std::uint32_t in_synthesis = 0;
+        std::vector<job*> order;
+        for (auto& [id, j] : jobs_) {
+            if (j.terminal()) continue;
+            order.push_back(&j);
+            for (const auto& p : j.partitions) in_synthesis += p.state == partition_state::dispatched;
+        }
+        if (in_synthesis >= window_) return;
+        std::sort(order.begin(), order.end(), [&](const job* a, const job* b) {
+            return a->priority != b->priority ? a->priority > b->priority : seq_of_[a->id] < seq_of_[b->id];
+        });
+        const auto now = ipc::realtime_ms();
+        for (job* j : order) {
+            ipc::job_msg m{j->id, j->kind, j->priority, static_cast<std::uint32_t>(j->partitions.size()), {},
+                           (spool_.root() / j->input).string()};
+            for (std::uint32_t p = 0; p < j->partitions.size() && in_synthesis < window_; ++p) {
+                auto& part = j->partitions[p];
+                if (part.state != partition_state::pending) continue;
+                part.state = partition_state::dispatched;
+                part.since_ms = now;
+                ++part.dispatches;
+                ++in_synthesis;
+                m.partitions.push_back(p);
+            }
+            if (!m.partitions.empty()) {
+                j->state = job_state::running;
+                (void)ipc::send_message(*synthd_, m, zmq::send_flags::dontwait);
+            }
+            if (in_synthesis >= window_) break;
+        }
+    }
+
+    void check_timeouts(std::uint64_t now) {
+        for (auto& [id, j] : jobs_) {
+            if (j.terminal()) continue;
+            for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
+                auto& part = j.partitions[p];
+                if ((part.state == partition_state::dispatched || part.state == partition_state::synthesized) &&
+                    now - part.since_ms > timeout_ms_) {
+                    spdlog::warn("job {} partition {}: no news for {} ms (partition_timeout_s), dispatched again", id,
+                                 p, now - part.since_ms);
+                    part.state = partition_state::pending;
+                }
+            }
+        }
+    }
+
+    void expire_results(std::uint64_t now) {
+        std::vector<std::uint64_t> expired;
+        for (const auto& [id, j] : jobs_)
+            if (j.terminal() && j.expires_ms <= now) expired.push_back(id);
+        for (auto id : expired) {
+            journal_->append({"EXPIRED", std::to_string(id)});
+            spool_.remove_job(id);
+            forget(id);
+            spdlog::info("job {}: result expired and removed", id);
+        }
+    }
+
+    void drain_replies(zmq::socket_t& socket, const char* stage) {
+        for (;;) {
+            try {
+                auto m = ipc::recv_message(socket, zmq::recv_flags::dontwait);
+                if (!m) return;
+                if (auto* e = std::get_if<ipc::error_reply_msg>(&*m)) spdlog::error("{} refused a request: {}", stage, e->text);
+            } catch (const ipc::protocol_error& e) {
+                spdlog::warn("malformed reply from {}: {}", stage, e.what());
+            }
+        }
+    }
+
+    // ---- status -----------------------------------------------------------------------------------------
+    std::string status_json() const {
+        nlohmann::json j;
+        j["stage"] = "assemblerd";
+        j["pid"] = ::getpid();
+        j["pending_jobs"] = pending_jobs();
+        j["max_pending_jobs"] = config_.assemblerd.max_pending_jobs;
+        j["duplicate_partition_proofs"] = duplicates_;
+        auto& list = j["jobs"] = nlohmann::json::array();
+        for (const auto& [id, job] : jobs_) {
+            std::map<std::string, int> states;
+            for (const auto& p : job.partitions) {
+                static const char* names[] = {"pending", "dispatched", "synthesized", "proved"};
+                ++states[names[static_cast<int>(p.state)]];
+            }
+            nlohmann::json e{{"job", id},
+                             {"state", ipc::to_string(job.state)},
+                             {"priority", job.priority},
+                             {"circuit", job.test_input.circuit},
+                             {"partitions_total", job.partitions.size()},
+                             {"partitions_done", job.proved()},
+                             {"partitions", states}};
+            if (!job.request_id.empty()) e["request_id"] = job.request_id;
+            if (!job.error.empty()) e["error"] = job.error;
+            list.push_back(e);
+        }
+        return j.dump();
+    }
+
+    const daemon::config& config_;
+    spool spool_;
+    ipc::partition_ring ring_;
+    const std::uint32_t window_;
+    const std::uint64_t timeout_ms_, ttl_ms_;
+    std::unique_ptr<journal> journal_;
+    std::map<std::uint64_t, job> jobs_;
+    std::map<std::string, std::uint64_t> by_request_;
+    std::map<std::uint64_t, std::uint64_t> seq_of_;  // FIFO order within a priority
+    std::uint64_t seq_ = 0;
+    std::uint64_t next_id_ = 1;
+    std::uint64_t duplicates_ = 0;
+    std::vector<waiter> waiters_;
+    std::map<std::string, groth16::prepared_verifying_key> pvks_;
+    std::pair<std::int32_t, std::uint64_t> synthd_identity_{0, 0}, gpud_identity_{0, 0};
+    daemon::request_router* api_ = nullptr;
+    zmq::socket_t* synthd_ = nullptr;
+    zmq::socket_t* gpud_ = nullptr;
+};
+
+}  // namespace
+
+int serve(const daemon::config& c) {
+    assembler_service service(c);
+    return service.run();
+}
+
+}  // namespace cuzk::assemblerd

@@ -1,0 +1,19 @@
+// assemblerd: the front door and owner of job state.
+//   clients   -> api socket (ROUTER):   SUBMIT, AWAIT (long poll), CANCEL, STATUS_REQUEST
+//   synthd    <- JOB, CANCEL            (DEALER to synthd's socket)
+//   gpud      <- CANCEL                 (DEALER to gpud's socket)
+//   stages    -> results socket (PULL): SLOT_READY, PARTITION_PROOF, PARTITION_FAILED, STAGE_HELLO
+// Jobs are dispatched highest priority first, FIFO within a priority, at most dispatch_window partitions
+// handed to synthd and not yet synthesized (so a later high-priority job overtakes the rest of a long one).
+// Anything a stage may have lost is dispatched again: on a new STAGE_HELLO from synthd, after a restart of
+// assemblerd itself (journal replay), and after partition_timeout_s without news of a partition. Duplicated
+// partition proofs are ignored, so re-dispatch never duplicates a job's result.
+#pragma once
+
+#include "daemon/config.hpp"
+
+namespace cuzk::assemblerd {
+
+int serve(const daemon::config& c);
+
+}  // namespace cuzk::assemblerd

@@ -1,0 +1,52 @@
+// A job as the assembler keeps it: identity and input (journaled), per-partition progress (in memory; only
+// proofs are journaled), and the outcome.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/test_job_input.hpp"
+#include "ipc/messages.hpp"
+
+namespace cuzk::assemblerd {
+
+enum class partition_state { pending, dispatched, synthesized, proved };
+
+struct partition_progress {
+    partition_state state = partition_state::pending;
+    std::uint64_t since_ms = 0;  // last news of it (dispatch, SLOT_READY): the re-dispatch timeout runs from here
+    std::uint32_t dispatches = 0;
+    std::optional<std::array<std::byte, ipc::partition_proof_bytes>> proof;
+};
+
+struct job {
+    std::uint64_t id = 0;
+    std::string request_id;
+    ipc::proof_kind kind = ipc::proof_kind::test_circuit;
+    std::int32_t priority = 0;
+    std::uint64_t created_ms = 0;
+    std::string input;  // relative to the spool directory
+    daemon::test_job_input test_input;
+    std::vector<partition_progress> partitions;
+
+    ipc::job_state state = ipc::job_state::queued;
+    std::string error;
+    std::uint64_t finished_ms = 0;
+    bool fetched = false;
+    std::uint64_t expires_ms = 0;  // terminal jobs: dropped after this
+
+    bool terminal() const {
+        return state == ipc::job_state::done || state == ipc::job_state::failed || state == ipc::job_state::cancelled;
+    }
+    std::uint32_t proved() const {
+        std::uint32_t n = 0;
+        for (const auto& p : partitions) n += p.state == partition_state::proved;
+        return n;
+    }
+};
+
+}  // namespace cuzk::assemblerd

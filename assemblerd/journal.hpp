@@ -1,0 +1,50 @@
+// The assembler's durable journal: an append-only text file in the spool directory, one record per line,
+// each appended with a single write(2) and fdatasync'd before the assembler acts on it (answers the client,
+// tells a stage), so a record the client saw acknowledged survives kill -9 and power loss.
+//
+//   SUBMIT <job> <priority> <kind> <partitions> <created_ms> <request id, hex or -> <input, relative to spool>
+//   PROOF <job> <partition> <192-byte partition proof, hex>
+//   DONE <job> <ms>            FAILED <job> <ms> <error, hex>      CANCELLED <job> <ms>
+//   FETCHED <job> <ms>         EXPIRED <job>                      NEXT <next job id>
+//
+// Replay reads every complete line in order; a last line without its newline is a write cut short by a
+// crash and is dropped (logged); any other malformed line is an error naming the file and line number.
+// At start the journal is compacted: rewritten with only the records of live jobs (temp file, fsync,
+// rename), so it stays proportional to the jobs kept.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuzk::assemblerd {
+
+using journal_record = std::vector<std::string>;  // fields; [0] is the record type
+
+class journal {
+public:
+    // Opens (creating when missing) for appending. Throws std::system_error naming the file.
+    explicit journal(std::filesystem::path path);
+    ~journal();
+    journal(const journal&) = delete;
+    journal& operator=(const journal&) = delete;
+
+    // Calls |apply| for every record. Throws std::runtime_error "<file>:<line>: ..." for a corrupt record.
+    static void replay(const std::filesystem::path& path, const std::function<void(const journal_record&)>& apply);
+    // Replaces the journal with |records| (atomically) and reopens it for appending.
+    void rewrite(const std::vector<journal_record>& records);
+
+    void append(const journal_record& record);
+
+    static std::string hex(std::string_view bytes);
+    static std::string unhex(std::string_view hex);  // throws std::invalid_argument
+
+private:
+    void open_for_append();
+    std::filesystem::path path_;
+    int fd_ = -1;
+};
+
+}  // namespace cuzk::assemblerd

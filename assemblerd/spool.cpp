@@ -1,0 +1,103 @@
+#include "assemblerd/spool.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+#include "common/util/errors.hpp"
+
+namespace cuzk::assemblerd {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Written to <path>.tmp, fsync'd, renamed: a crash leaves the old file or the whole new one.
+void write_durably(const fs::path& path, std::span<const std::byte> data) {
+    const auto tmp = path.string() + ".tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), "creating " + tmp);
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const auto n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw std::system_error(err, std::generic_category(), "writing " + tmp);
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) {
+        const int err = errno;
+        ::close(fd);
+        throw std::system_error(err, std::generic_category(), "fsync of " + tmp);
+    }
+    ::close(fd);
+    fs::rename(tmp, path);
+}
+
+std::vector<std::byte> read_all(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(fmt::format("{}: cannot read the job input: {}", path.string(), std::strerror(errno)));
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> out(bytes.size());
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
+}  // namespace
+
+spool::spool(fs::path root) : root_(std::move(root)) {
+    for (const auto* sub : {"", "incoming", "jobs", "results"}) {
+        std::error_code ec;
+        fs::create_directories(root_ / sub, ec);
+        if (ec)
+            throw input_error(fmt::format("cannot create the spool directory {}: {}; set [runtime] spool_dir",
+                                          (root_ / sub).string(), ec.message()));
+    }
+}
+
+fs::path spool::result_path(std::uint64_t job) const { return root_ / "results" / fmt::format("{}.proof", job); }
+
+std::string spool::take_input(std::uint64_t job, ipc::c1_source source, const std::string& path) {
+    if (path.empty()) throw input_error("SUBMIT: field 'c1_path' is empty: name the job's input file");
+    const auto dir = root_ / "jobs" / std::to_string(job);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto rel = fmt::format("jobs/{}/input", job);
+    if (source == ipc::c1_source::spool) {
+        if (path.find('/') != std::string::npos || path == "." || path == "..")
+            throw input_error(fmt::format("SUBMIT: spool input '{}' must be a plain file name inside {}", path,
+                                          (root_ / "incoming").string()));
+        const auto from = root_ / "incoming" / path;
+        if (!fs::is_regular_file(from))
+            throw input_error(fmt::format("SUBMIT: spool input {} does not exist", from.string()));
+        fs::rename(from, root_ / rel);
+    } else {
+        const fs::path from(path);
+        if (!from.is_absolute())
+            throw input_error(fmt::format("SUBMIT: input path '{}' must be absolute (the daemon runs elsewhere)", path));
+        std::error_code ec;
+        if (!fs::is_regular_file(from, ec))
+            throw input_error(fmt::format("SUBMIT: input {} does not exist or is not a regular file", path));
+        write_durably(root_ / rel, read_all(from));
+    }
+    return rel;
+}
+
+void spool::write_result(std::uint64_t job, std::span<const std::byte> proof) { write_durably(result_path(job), proof); }
+
+void spool::remove_job(std::uint64_t job) {
+    std::error_code ec;
+    fs::remove_all(root_ / "jobs" / std::to_string(job), ec);
+    fs::remove(result_path(job), ec);
+}
+
+}  // namespace cuzk::assemblerd

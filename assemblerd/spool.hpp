@@ -1,0 +1,38 @@
+// The assembler's spool directory (durable, unlike the runtime directory):
+//   journal                 the job journal (journal.hpp)
+//   incoming/<name>         inputs a client placed for a SUBMIT with source = spool (moved into the job)
+//   jobs/<job id>/input     the job's input, copied or moved here at submission (the job survives the
+//                           client deleting its file)
+//   results/<job id>.proof  the assembled proof (partition proofs in order, 192 bytes each)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "ipc/messages.hpp"
+
+namespace cuzk::assemblerd {
+
+class spool {
+public:
+    // Creates the directories. Throws input_error naming the directory.
+    explicit spool(std::filesystem::path root);
+
+    const std::filesystem::path& root() const noexcept { return root_; }
+    std::filesystem::path journal_path() const { return root_ / "journal"; }
+    std::filesystem::path result_path(std::uint64_t job) const;
+
+    // Places the job's input under jobs/<job>/input (durably) and returns that path relative to the root.
+    // Throws input_error naming the file for a missing or unreadable input, or a spool name with a '/'.
+    std::string take_input(std::uint64_t job, ipc::c1_source source, const std::string& path);
+    void write_result(std::uint64_t job, std::span<const std::byte> proof);
+    void remove_job(std::uint64_t job);
+
+private:
+    std::filesystem::path root_;
+};
+
+}  // namespace cuzk::assemblerd

@@ -1,0 +1,165 @@
+#include "cli/daemon_launcher.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cli/service_client.hpp"
+#include "daemon/service_client.hpp"
+#include "ipc/endpoints.hpp"
+
+namespace cuzk::cli {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+fs::path pid_file(const daemon::config& c, const std::string& stage) { return c.runtime.dir / (stage + ".pid"); }
+fs::path log_file(const daemon::config& c, const std::string& stage) { return c.runtime.dir / "logs" / (stage + ".log"); }
+
+std::string_view socket_of(const std::string& stage) {
+    return stage == "assemblerd" ? ipc::socket_names::api : stage == "synthd" ? ipc::socket_names::synthd : ipc::socket_names::gpud;
+}
+
+// The pid from the pid file, when that process is alive and is this stage's daemon (a pid reused by another
+// program is never signalled).
+pid_t running_pid(const daemon::config& c, const std::string& stage) {
+    std::ifstream in(pid_file(c, stage));
+    pid_t pid = 0;
+    if (!(in >> pid) || pid <= 0 || ::kill(pid, 0) != 0) return 0;
+    std::ifstream cmdline(fmt::format("/proc/{}/cmdline", pid));
+    std::string first;
+    std::getline(cmdline, first, '\0');
+    return first.find("cuzk-" + stage) != std::string::npos ? pid : 0;
+}
+
+std::string log_tail(const fs::path& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::string out;
+    for (std::size_t i = lines.size() > 8 ? lines.size() - 8 : 0; i < lines.size(); ++i) out += "\n  " + lines[i];
+    return out;
+}
+
+bool answers(const daemon::config& c, const std::string& stage) {
+    try {
+        auto r = daemon::request(c.endpoint(socket_of(stage)), ipc::status_request_msg{}, 300ms);
+        return r && std::holds_alternative<ipc::status_reply_msg>(*r);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+}  // namespace
+
+fs::path find_daemon(const std::string& stage) {
+    const std::string name = "cuzk-" + stage;
+    if (const char* dir = std::getenv("CUZK_BIN_DIR"); dir && *dir) return fs::path(dir) / name;
+    std::error_code ec;
+    const auto self = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    for (const auto& candidate : {self / name, self.parent_path() / stage / name})
+        if (fs::exists(candidate)) return candidate;
+    return name;  // execvp searches PATH
+}
+
+std::vector<launched> start_stages(const daemon::config& c, const std::string& config_path, std::chrono::seconds wait) {
+    ipc::ensure_runtime_dir(c.runtime.dir);
+    fs::create_directories(c.runtime.dir / "logs");
+    std::vector<launched> out;
+    for (const auto& stage : stage_names) {
+        if (const pid_t pid = running_pid(c, stage)) {
+            out.push_back({stage, pid, true});
+            continue;
+        }
+        const auto binary = find_daemon(stage);
+        std::vector<std::string> args{binary.string(), "--runtime-dir", c.runtime.dir.string()};
+        if (!config_path.empty()) {
+            args.push_back("--config");
+            args.push_back(fs::absolute(config_path).string());
+        }
+        const auto log = log_file(c, stage);
+        const pid_t pid = ::fork();
+        if (pid < 0) throw std::runtime_error("fork failed");
+        if (pid == 0) {
+            ::setsid();  // its own session: a terminal's ^C to `cuzk up` does not reach it
+            const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+            const int null = ::open("/dev/null", O_RDONLY);
+            if (fd >= 0) {
+                ::dup2(fd, STDOUT_FILENO);
+                ::dup2(fd, STDERR_FILENO);
+            }
+            if (null >= 0) ::dup2(null, STDIN_FILENO);
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            ::execvp(argv[0], argv.data());
+            std::fprintf(stderr, "cuzk up: cannot run %s: %s\n", argv[0], std::strerror(errno));
+            ::_exit(127);
+        }
+        std::ofstream(pid_file(c, stage)) << pid << "\n";
+        out.push_back({stage, pid, false});
+    }
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    for (const auto& l : out) {
+        while (!answers(c, l.stage)) {
+            int status = 0;
+            if (!l.already_running && ::waitpid(l.pid, &status, WNOHANG) == l.pid) {
+                throw service_unavailable(fmt::format("cuzk-{} exited ({}) while starting; {}:{}", l.stage,
+                                                      WIFEXITED(status) ? fmt::format("status {}", WEXITSTATUS(status))
+                                                                        : fmt::format("signal {}", WTERMSIG(status)),
+                                                      log_file(c, l.stage).string(), log_tail(log_file(c, l.stage))));
+            }
+            if (std::chrono::steady_clock::now() > deadline) {
+                throw service_unavailable(fmt::format("cuzk-{} (pid {}) did not answer within {} s; {}:{}", l.stage,
+                                                      l.pid, wait.count(), log_file(c, l.stage).string(),
+                                                      log_tail(log_file(c, l.stage))));
+            }
+            std::this_thread::sleep_for(50ms);
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> stop_stages(const daemon::config& c, std::chrono::seconds grace) {
+    std::vector<std::string> stopped;
+    std::vector<std::pair<std::string, pid_t>> pids;
+    // Reverse order of start: the front door last, so that it sees the stages' last results.
+    for (auto it = stage_names.rbegin(); it != stage_names.rend(); ++it) {
+        if (const pid_t pid = running_pid(c, *it)) {
+            ::kill(pid, SIGTERM);
+            pids.emplace_back(*it, pid);
+        }
+    }
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    for (const auto& [stage, pid] : pids) {
+        while (::kill(pid, 0) == 0 && std::chrono::steady_clock::now() < deadline) {
+            ::waitpid(pid, nullptr, WNOHANG);  // reaps it when it is our child (cuzk demo)
+            std::this_thread::sleep_for(20ms);
+        }
+        if (::kill(pid, 0) == 0) {
+            std::fprintf(stderr, "cuzk down: cuzk-%s (pid %d) ignored SIGTERM for %lld s: killed\n", stage.c_str(), pid,
+                         static_cast<long long>(grace.count()));
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+        }
+        stopped.push_back(stage);
+    }
+    for (const auto& stage : stage_names) {
+        std::error_code ec;
+        fs::remove(pid_file(c, stage), ec);
+    }
+    return stopped;
+}
+
+}  // namespace cuzk::cli

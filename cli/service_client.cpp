@@ -1,0 +1,131 @@
+#include "cli/service_client.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "common/util/errors.hpp"
+#include "daemon/service_client.hpp"
+#include "daemon/test_job_input.hpp"
+#include "ipc/endpoints.hpp"
+
+namespace cuzk::cli {
+
+void service_options::add_to(CLI::App& cmd) {
+    cmd.add_option("--config", config_path, "the daemons' TOML configuration (for the runtime directory)")
+        ->check(CLI::ExistingFile);
+    cmd.add_option("--runtime-dir", runtime_dir, "runtime directory of the daemons' sockets");
+}
+
+daemon::config service_options::load() const {
+    auto c = daemon::load_config_or_defaults(config_path.empty() ? std::nullopt
+                                                                 : std::optional<std::filesystem::path>(config_path));
+    if (!runtime_dir.empty()) c.runtime.dir = runtime_dir;
+    c.resolve_defaults();
+    return c;
+}
+
+ipc::message call(const daemon::config& c, std::string_view socket_name, const ipc::message& m,
+                  std::chrono::milliseconds timeout) {
+    const auto endpoint = c.endpoint(socket_name);
+    auto reply = daemon::request(endpoint, m, timeout);
+    if (!reply) {
+        throw service_unavailable(fmt::format("no answer from {} within {} ms: is the service running? (`cuzk up`, "
+                                              "or check --runtime-dir / --config)",
+                                              endpoint, timeout.count()));
+    }
+    if (auto* e = std::get_if<ipc::error_reply_msg>(&*reply)) {
+        switch (e->code) {
+            case ipc::error_code::bad_request:
+            case ipc::error_code::unknown_job:
+            case ipc::error_code::queue_full:
+            case ipc::error_code::unsupported_version:
+                throw input_error(fmt::format("{} ({})", e->text, ipc::to_string(e->code)));
+            case ipc::error_code::unavailable: throw service_unavailable(e->text);
+            default: throw std::runtime_error(fmt::format("{} ({})", e->text, ipc::to_string(e->code)));
+        }
+    }
+    return *reply;
+}
+
+void job_request::add_to(CLI::App& cmd) {
+    cmd.add_option("--c1", c1_path, "C1 output (porep-c2 job)");
+    cmd.add_option("--circuit", circuit, "built-in test circuit proved in partitions, e.g. mul:256 or sha256:1");
+    cmd.add_option("--partitions", partitions, "partitions of a test-circuit job")->check(CLI::Range(1u, daemon::max_test_partitions));
+    cmd.add_option("--seed", seed, "seed of partition 0 (partition p uses seed + p)");
+    cmd.add_option("--priority", priority, "higher first");
+    cmd.add_option("--request-id", request_id, "client request id: resubmitting it returns the same job");
+}
+
+std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
+    if (r.c1_path.empty() == r.circuit.empty())
+        throw input_error("give exactly one of --c1 FILE (a PoRep C1 output) or --circuit NAME (a test circuit)");
+    ipc::submit_msg m;
+    m.client_request_id = r.request_id;
+    m.priority = r.priority;
+    m.source = ipc::c1_source::path;
+    std::filesystem::path temp;
+    if (!r.c1_path.empty()) {
+        m.kind = ipc::proof_kind::porep_c2;
+        m.c1_path = std::filesystem::absolute(r.c1_path).string();
+    } else {
+        // The test job's input is a small JSON file; the assembler copies it into its spool.
+        daemon::test_job_input in{r.circuit, r.partitions, r.seed};
+        (void)daemon::parse_test_job_input(in.to_json(), "--circuit");  // the same checks as the daemon, early
+        char name[] = "/tmp/cuzk-job-XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd < 0) throw std::runtime_error("cannot create a temporary job file in /tmp");
+        const auto json = in.to_json();
+        const bool ok = ::write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size());
+        ::close(fd);
+        temp = name;
+        if (!ok) throw std::runtime_error("cannot write the temporary job file " + temp.string());
+        m.kind = ipc::proof_kind::test_circuit;
+        m.c1_path = temp.string();
+    }
+    try {
+        auto reply = call(c, ipc::socket_names::api, m);
+        if (!temp.empty()) std::filesystem::remove(temp);
+        auto* ok = std::get_if<ipc::submit_reply_msg>(&reply);
+        if (!ok) throw std::runtime_error("assemblerd answered SUBMIT with " + std::string(ipc::to_string(ipc::type_of(reply))));
+        return ok->job_id;
+    } catch (...) {
+        if (!temp.empty()) std::filesystem::remove(temp);
+        throw;
+    }
+}
+
+ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout, bool progress) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    std::uint32_t shown = ~0u;
+    for (;;) {
+        const auto elapsed = clock::now() - start;
+        if (timeout.count() > 0 && elapsed >= timeout)
+            throw service_unavailable(fmt::format("job {} did not finish within {} s", job, timeout.count()));
+        std::optional<ipc::message> reply;
+        try {
+            // Short turns, so that the progress line moves and a restarted assemblerd is found again.
+            reply = call(c, ipc::socket_names::api, ipc::await_msg{job, 1000}, std::chrono::milliseconds(5000));
+        } catch (const service_unavailable&) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            continue;
+        }
+        auto* r = std::get_if<ipc::await_reply_msg>(&*reply);
+        if (!r) throw std::runtime_error("assemblerd answered AWAIT with " + std::string(ipc::to_string(ipc::type_of(*reply))));
+        const bool done = r->state == ipc::job_state::done || r->state == ipc::job_state::failed ||
+                          r->state == ipc::job_state::cancelled;
+        if (progress && r->partitions_done != shown) {
+            std::fprintf(stderr, "\rjob %llu: %u/%u partitions proved%s", static_cast<unsigned long long>(job),
+                         r->partitions_done, r->partitions_total, done ? "\n" : "");
+            shown = r->partitions_done;
+        }
+        if (done) return *r;
+    }
+}
+
+}  // namespace cuzk::cli

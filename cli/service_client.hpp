@@ -1,0 +1,59 @@
+// What the service commands (submit, await, prove through the service, status, cancel, bench, up, down)
+// share: the flags that say where the service runs, the endpoints derived from them, and submit / await with
+// the errors a user sees (exit 3 when the service does not answer).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "daemon/config.hpp"
+#include "ipc/messages.hpp"
+
+namespace cuzk::cli {
+
+struct service_options {
+    std::string config_path;  // the daemons' TOML (for the runtime directory)
+    std::string runtime_dir;  // overrides [runtime] dir
+
+    void add_to(CLI::App& cmd);
+    daemon::config load() const;
+};
+
+// The service did not answer: the CLI exits 3 (exit_unavailable).
+class service_unavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Sends |m| to a daemon's socket; throws service_unavailable on no reply, input_error for a bad_request /
+// unknown_job / queue_full error reply (text from the daemon), std::runtime_error for other error replies.
+ipc::message call(const daemon::config& c, std::string_view socket_name, const ipc::message& m,
+                  std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+struct job_request {
+    std::string c1_path;          // a C1 file (proof kind porep-c2), or empty
+    std::string circuit;          // a test circuit, or empty
+    std::uint32_t partitions = 1;
+    std::uint64_t seed = 1;
+    std::int32_t priority = 0;
+    std::string request_id;
+    void add_to(CLI::App& cmd);
+};
+
+std::uint64_t submit_job(const daemon::config& c, const job_request& r);
+
+// Waits for the job to end (riding through a restart of assemblerd), printing progress to stderr when it is
+// a terminal. |timeout| 0: forever.
+ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout,
+                               bool progress);
+
+// Prints a job's outcome and writes its proof to |out| (when given): exit_ok (0) when done, exit_negative (1)
+// when failed or cancelled.
+int report_outcome(const ipc::await_reply_msg& r, const std::string& out);
+
+}  // namespace cuzk::cli

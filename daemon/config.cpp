@@ -1,0 +1,202 @@
+#include "daemon/config.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "common/util/errors.hpp"
+#include "ipc/cuda_lock.hpp"
+#include "ipc/endpoints.hpp"
+
+namespace cuzk::daemon {
+
+namespace {
+
+// Reads one section's keys into the config; every key not read is reported as unknown.
+class section_reader {
+public:
+    section_reader(const std::string& file, const std::string& name, const toml::table& table)
+        : file_(file), name_(name), table_(table) {}
+
+    // Called after the section's keys were read.
+    void reject_unknown_keys() const {
+        for (auto&& [key, node] : table_) {
+            if (!known_.count(std::string(key.str()))) {
+                throw input_error(fmt::format("{}:{}:{}: unknown key '{}' in [{}] (see systemd/cuzk.example.toml)", file_,
+                                              node.source().begin.line, node.source().begin.column, key.str(), name_));
+            }
+        }
+    }
+
+    void text(const char* key, std::string& out) {
+        if (auto* node = find(key)) {
+            auto v = node->value<std::string>();
+            if (!v || !node->is_string()) bad(*node, key, "a string");
+            out = *v;
+        }
+    }
+    void path(const char* key, std::filesystem::path& out) {
+        std::string s;
+        text(key, s);
+        if (find(key)) out = s;
+    }
+    void boolean(const char* key, bool& out) {
+        if (auto* node = find(key)) {
+            if (!node->is_boolean()) bad(*node, key, "true or false");
+            out = *node->value<bool>();
+        }
+    }
+    void number(const char* key, double& out, double lo, double hi) {
+        if (auto* node = find(key)) {
+            if (!node->is_number()) bad(*node, key, "a number");
+            out = *node->value<double>();
+            if (out < lo || out > hi) bad(*node, key, fmt::format("a number in {}..{}", lo, hi));
+        }
+    }
+    template <class T>
+    void integer(const char* key, T& out, std::int64_t lo, std::int64_t hi) {
+        if (auto* node = find(key)) {
+            if (!node->is_integer()) bad(*node, key, fmt::format("an integer in {}..{}", lo, hi));
+            const auto v = *node->value<std::int64_t>();
+            if (v < lo || v > hi) bad(*node, key, fmt::format("an integer in {}..{}", lo, hi));
+            out = static_cast<T>(v);
+        }
+    }
+    void optional_integer(const char* key, std::optional<int>& out, int lo, int hi) {
+        if (find(key)) {
+            int v = 0;
+            integer(key, v, lo, hi);
+            out = v;
+        }
+    }
+
+private:
+    const toml::node* find(const char* key) {
+        known_.insert(key);
+        return table_.get(key);
+    }
+    [[noreturn]] void bad(const toml::node& node, const char* key, const std::string& expected) const {
+        throw input_error(fmt::format("{}:{}:{}: [{}] {} must be {}", file_, node.source().begin.line,
+                                      node.source().begin.column, name_, key, expected));
+    }
+
+    const std::string& file_;
+    std::string name_;
+    const toml::table& table_;
+    std::set<std::string> known_;
+};
+
+const std::int64_t max_u32 = 0xffffffffLL;
+
+}  // namespace
+
+void config::resolve_defaults() {
+    if (runtime.dir.empty()) runtime.dir = ipc::default_runtime_dir();
+    if (runtime.spool_dir.empty()) runtime.spool_dir = runtime.dir / "spool";
+    if (gpud.params_dir.empty()) gpud.params_dir = runtime.spool_dir / "params";
+    if (gpud.lock_name.empty()) gpud.lock_name = ipc::cuda_lock::segment_name(gpud.gpu);
+}
+
+std::filesystem::path config::socket_path(std::string_view socket_name) const {
+    return runtime.dir / fmt::format("{}.sock", socket_name);
+}
+
+std::string config::endpoint(std::string_view socket_name) const { return ipc::ipc_endpoint(runtime.dir, socket_name); }
+
+std::uint32_t config::effective_dispatch_window() const {
+    return assemblerd.dispatch_window != 0 ? assemblerd.dispatch_window : synthd.threads + synthd.lookahead;
+}
+
+config load_config(const std::filesystem::path& path) {
+    const std::string file = path.string();
+    toml::table root;
+    try {
+        root = toml::parse_file(file);
+    } catch (const toml::parse_error& e) {
+        throw input_error(fmt::format("{}:{}:{}: {}", file, e.source().begin.line, e.source().begin.column,
+                                      e.description()));
+    }
+    config c;
+    using section_fn = std::function<void(section_reader&)>;
+    const std::map<std::string, section_fn> sections{
+        {"runtime",
+         [&](section_reader& r) {
+             r.path("dir", c.runtime.dir);
+             r.path("spool_dir", c.runtime.spool_dir);
+             r.text("log_level", c.runtime.log_level);
+         }},
+        {"ring",
+         [&](section_reader& r) {
+             r.text("name", c.ring.name);
+             r.integer("slots", c.ring.slots, 1, 65536);
+             r.integer("slot_bytes", c.ring.slot_bytes, 4096, std::int64_t{1} << 40);
+             r.path("shm_dir", c.ring.shm_dir);
+             r.text("group", c.ring.group);
+         }},
+        {"assemblerd",
+         [&](section_reader& r) {
+             r.integer("max_pending_jobs", c.assemblerd.max_pending_jobs, 1, 1 << 20);
+             r.boolean("verify", c.assemblerd.verify);
+             r.number("partition_timeout_s", c.assemblerd.partition_timeout_s, 0.1, 1e7);
+             r.number("result_ttl_s", c.assemblerd.result_ttl_s, 1, 1e9);
+             r.integer("dispatch_window", c.assemblerd.dispatch_window, 0, max_u32);
+             r.optional_integer("numa_node", c.assemblerd.numa_node, 0, 4095);
+             r.text("cpus", c.assemblerd.cpus);
+         }},
+        {"synthd",
+         [&](section_reader& r) {
+             r.integer("threads", c.synthd.threads, 1, 4096);
+             r.optional_integer("numa_node", c.synthd.numa_node, 0, 4095);
+             r.text("cpus", c.synthd.cpus);
+             r.integer("memory_budget_mib", c.synthd.memory_budget_mib, 1, std::int64_t{1} << 30);
+             r.integer("lookahead", c.synthd.lookahead, 0, 4096);
+         }},
+        {"gpud",
+         [&](section_reader& r) {
+             r.text("backend", c.gpud.backend);
+             r.integer("workers", c.gpud.workers, 1, 64);
+             r.integer("gpu", c.gpud.gpu, 0, 1023);
+             r.optional_integer("numa_node", c.gpud.numa_node, 0, 4095);
+             r.text("cpus", c.gpud.cpus);
+             r.path("params_dir", c.gpud.params_dir);
+             r.text("lock_name", c.gpud.lock_name);
+         }},
+    };
+    for (auto&& [key, node] : root) {
+        const std::string name(key.str());
+        auto it = sections.find(name);
+        if (it == sections.end() || !node.is_table()) {
+            throw input_error(fmt::format("{}:{}:{}: unknown {} '{}' (sections: runtime, ring, assemblerd, synthd, gpud)",
+                                          file, node.source().begin.line, node.source().begin.column,
+                                          node.is_table() ? "section" : "top-level key", name));
+        }
+        section_reader reader(file, name, *node.as_table());
+        it->second(reader);
+        reader.reject_unknown_keys();
+    }
+    try {
+        validate(c);
+    } catch (const input_error& e) {
+        throw input_error(fmt::format("{}: {}", file, e.what()));
+    }
+    return c;
+}
+
+config load_config_or_defaults(const std::optional<std::filesystem::path>& path) {
+    return path ? load_config(*path) : config{};
+}
+
+void validate(const config& c) {
+    static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "critical", "off"};
+    if (!levels.count(c.runtime.log_level))
+        throw input_error(fmt::format("[runtime] log_level '{}' is not one of trace, debug, info, warn, error",
+                                      c.runtime.log_level));
+    if (c.gpud.backend != "cpu" && c.gpud.backend != "cuda")
+        throw input_error(fmt::format("[gpud] backend '{}' is not 'cpu' or 'cuda'", c.gpud.backend));
+    if (c.ring.name.empty()) throw input_error("[ring] name must not be empty");
+}
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,79 @@
+// The configuration shared by the three daemons and the `cuzk up` launcher: one TOML file (every stage reads
+// the same file and takes its own section plus the shared ones), then command-line flags on top. Every key
+// has a working default, so the stages start with no file at all (the development and demo setup).
+// systemd/cuzk.example.toml documents every key.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace cuzk::daemon {
+
+struct runtime_section {
+    std::filesystem::path dir;        // sockets; empty: ipc::default_runtime_dir()
+    std::filesystem::path spool_dir;  // jobs, journal, results, test parameters; empty: <dir>/spool
+    std::string log_level = "info";   // trace, debug, info, warn, error
+};
+
+struct ring_section {
+    std::string name = "cuzk-ring";   // shared-memory segment name (one ring per pipeline)
+    std::uint32_t slots = 4;
+    std::uint64_t slot_bytes = 64ull << 20;
+    std::filesystem::path shm_dir;    // empty: POSIX shared memory (/dev/shm)
+    std::string group;                // non-empty: segment mode 0660 with this group
+};
+
+struct assemblerd_section {
+    std::uint32_t max_pending_jobs = 64;     // queued + running; more submissions get queue_full
+    bool verify = true;                      // verify every assembled proof before answering
+    double partition_timeout_s = 600;        // a partition with no news for this long is dispatched again
+    double result_ttl_s = 24 * 3600;         // results never fetched are dropped after this
+    std::uint32_t dispatch_window = 0;       // partitions handed to synthd and not synthesized yet; 0: threads + lookahead
+    std::optional<int> numa_node;
+    std::string cpus;
+};
+
+struct synthd_section {
+    std::uint32_t threads = 2;
+    std::optional<int> numa_node;
+    std::string cpus;                        // CPU list, e.g. "0-7,16"
+    std::uint64_t memory_budget_mib = 4096;  // synthesized witnesses held in memory while the ring is full
+    std::uint32_t lookahead = 2;             // partitions queued beyond the busy threads (across jobs)
+};
+
+struct gpud_section {
+    std::string backend = "cpu";             // "cpu" (reference and fallback); "cuda" when built with CUDA
+    std::uint32_t workers = 2;
+    int gpu = 0;
+    std::optional<int> numa_node;
+    std::string cpus;
+    std::filesystem::path params_dir;        // .params/.vk files; empty: <spool_dir>/params
+    std::string lock_name;                   // CUDA lock segment; empty: ipc::cuda_lock::segment_name(gpu)
+};
+
+struct config {
+    runtime_section runtime;
+    ring_section ring;
+    assemblerd_section assemblerd;
+    synthd_section synthd;
+    gpud_section gpud;
+
+    // Fills the empty paths and names with their defaults (runtime dir, spool dir, params dir, lock name).
+    void resolve_defaults();
+    std::filesystem::path socket_path(std::string_view socket_name) const;
+    std::string endpoint(std::string_view socket_name) const;  // "ipc://<runtime.dir>/<name>.sock"
+    std::uint32_t effective_dispatch_window() const;
+};
+
+// Reads |path| (TOML). Throws input_error naming the file, line and column, or the key, for syntax errors,
+// unknown sections or keys (a typo must not silently fall back to a default), wrong types and bad values.
+config load_config(const std::filesystem::path& path);
+// The defaults, or |path| when given.
+config load_config_or_defaults(const std::optional<std::filesystem::path>& path);
+
+// Checks values that no single key can (e.g. slot sizes); throws input_error.
+void validate(const config& c);
+
+}  // namespace cuzk::daemon

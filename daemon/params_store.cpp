@@ -1,0 +1,60 @@
+#include "daemon/params_store.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "common/circuits/registry.hpp"
+#include "common/groth16/params_file.hpp"
+#include "common/groth16/setup.hpp"
+#include "common/util/errors.hpp"
+
+namespace cuzk::daemon {
+
+std::string circuit_shape(const std::string& spec) { return spec.substr(0, spec.find('@')); }
+
+namespace {
+std::string stem(const std::string& spec) {
+    auto s = circuit_shape(spec);
+    std::replace(s.begin(), s.end(), ':', '_');
+    return s;
+}
+}  // namespace
+
+std::filesystem::path params_path(const std::filesystem::path& dir, const std::string& spec) {
+    return dir / (stem(spec) + ".params");
+}
+std::filesystem::path vk_path(const std::filesystem::path& dir, const std::string& spec) {
+    return dir / (stem(spec) + ".vk");
+}
+
+std::shared_ptr<const groth16::parameters> params_store::get(const std::string& spec) {
+    const auto shape = circuit_shape(spec);
+    // One lock over loading: the first partition of a shape pays for it, the others wait for the same copy.
+    std::lock_guard lock(mutex_);
+    if (auto it = loaded_.find(shape); it != loaded_.end()) return it->second;
+    const auto params_file = params_path(dir_, spec), vk_file = vk_path(dir_, spec);
+    std::shared_ptr<const groth16::parameters> params;
+    if (std::filesystem::exists(params_file)) {
+        params = std::make_shared<groth16::parameters>(groth16::read_parameters(params_file));
+        spdlog::info("parameters for {} loaded from {}", shape, params_file.string());
+    } else {
+        auto circuit = circuits::make_circuit(shape);
+        spdlog::warn("no {}: generating parameters for {} from random toxic waste (test circuits only, insecure)",
+                     params_file.string(), shape);
+        std::error_code ec;
+        std::filesystem::create_directories(dir_, ec);
+        if (ec) throw input_error(fmt::format("cannot create the params directory {}: {}", dir_.string(), ec.message()));
+        auto setup = groth16::generate_random_parameters(*circuit);
+        const auto tmp = vk_file.string() + ".tmp";
+        groth16::write_vk(tmp, setup.params.vk);
+        std::filesystem::rename(tmp, vk_file);
+        groth16::write_parameters(params_file, setup.params);
+        params = std::make_shared<groth16::parameters>(std::move(setup.params));
+    }
+    loaded_.emplace(shape, params);
+    return params;
+}
+
+}  // namespace cuzk::daemon

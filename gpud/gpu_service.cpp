@@ -1,0 +1,319 @@
+#include "gpud/gpu_service.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "common/daemon/systemd_notify.hpp"
+#include "common/daemon/timeline.hpp"
+#include "common/groth16/proof.hpp"
+#include "daemon/event_poll.hpp"
+#include "daemon/instance_lock.hpp"
+#include "daemon/outbox.hpp"
+#include "daemon/params_store.hpp"
+#include "daemon/partition_witness.hpp"
+#include "daemon/request_router.hpp"
+#include "daemon/ring_setup.hpp"
+#include "daemon/service_pulse.hpp"
+#include "daemon/shutdown_signal.hpp"
+#include "gpud/proving_backend.hpp"
+#include "ipc/clock.hpp"
+#include "ipc/cuda_lock.hpp"
+#include "ipc/endpoints.hpp"
+#include "ipc/message_socket.hpp"
+
+namespace cuzk::gpud {
+
+namespace {
+
+using namespace std::chrono_literals;
+using steady = std::chrono::steady_clock;
+namespace tl = cuzk::timeline;
+
+std::uint64_t us_since(steady::time_point t0) {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count());
+}
+
+ipc::cuda_lock_options lock_options(const daemon::config& c) {
+    ipc::cuda_lock_options o;
+    o.segment.name = c.gpud.lock_name;
+    return o;
+}
+
+struct worker_state {
+    std::atomic<std::uint64_t> job{0};
+    std::atomic<std::int64_t> partition{-1};
+    std::atomic<const char*> phase{"idle"};
+    std::atomic<std::uint64_t> proved{0};
+};
+
+class gpu_service {
+public:
+    explicit gpu_service(const daemon::config& c)
+        : config_(c),
+          ring_(daemon::open_ring(c)),
+          lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
+          backend_(make_backend(c.gpud.backend, c.gpud.gpu)),
+          params_(c.gpud.params_dir),
+          workers_(c.gpud.workers) {}
+
+    std::string status_json() const {
+        nlohmann::json j;
+        j["stage"] = "gpud";
+        j["pid"] = ::getpid();
+        j["gpu"] = config_.gpud.gpu;
+        j["backend"] = backend_->name();
+        auto& ws = j["workers"] = nlohmann::json::array();
+        for (std::size_t i = 0; i < workers_.size(); ++i) {
+            const auto& w = workers_[i];
+            nlohmann::json e{{"worker", i}, {"phase", w.phase.load()}, {"proved", w.proved.load()}};
+            if (w.partition.load() >= 0) {
+                e["job"] = w.job.load();
+                e["partition"] = w.partition.load();
+            }
+            ws.push_back(e);
+        }
+        const auto st = lock_.statistics();
+        const auto ls = lock_.state();
+        j["cuda_lock"] = {{"name", config_.gpud.lock_name},
+                          {"held", ls.held},
+                          {"holder_pid", ls.holder_pid},
+                          {"waiting", ls.waiting},
+                          {"acquisitions", st.acquisitions},
+                          {"total_wait_ms", st.total_wait_ns / 1e6},
+                          {"total_hold_ms", st.total_hold_ns / 1e6},
+                          {"max_wait_ms", st.max_wait_ns / 1e6},
+                          {"max_hold_ms", st.max_hold_ns / 1e6},
+                          {"owner_death_recoveries", st.owner_death_recoveries}};
+        auto& slots = j["slots"] = nlohmann::json::array();
+        for (const auto& s : ring_.snapshot()) {
+            nlohmann::json e{{"slot", s.slot}, {"state", ipc::to_string(s.state)}, {"generation", s.generation}};
+            if (s.state != ipc::slot_state::free) {
+                e["job"] = s.job_id;
+                e["partition"] = s.partition;
+                e["holder"] = s.holder;
+            }
+            slots.push_back(e);
+        }
+        const auto c = ring_.counters();
+        j["ring"] = {{"name", config_.ring.name}, {"commits", c.commits}, {"releases", c.releases},
+                     {"full_claims", c.full_claims}, {"reclaimed_writing", c.reclaimed_writing},
+                     {"reclaimed_proving", c.reclaimed_proving}, {"discarded", c.discarded}};
+        return j.dump();
+    }
+
+    bool cancelled(std::uint64_t job) const {
+        std::lock_guard lock(cancel_mutex_);
+        return cancelled_.count(job) != 0;
+    }
+
+    void worker(unsigned index) {
+        auto rng = groth16::system_rng();
+        auto& state = workers_[index];
+        while (!daemon::shutdown_requested()) {
+            auto claim = ring_.take_ready(100ms);
+            if (!claim) continue;
+            state.job = claim->job_id;
+            state.partition = claim->partition;
+            prove_one(*claim, index, rng);
+            state.partition = -1;
+            state.phase = "idle";
+        }
+    }
+
+    void prove_one(const ipc::proving_claim& claim, unsigned worker, groth16::rng_fn& rng) {
+        auto& state = workers_[worker];
+        const auto job = std::to_string(claim.job_id);
+        const auto part = std::to_string(claim.partition);
+        const auto w = std::to_string(worker), slot = std::to_string(claim.slot);
+        const auto picked = steady::now();
+        tl::emit(tl::event::gpu_pickup, job, {{"partition", part}, {"worker", w}, {"slot", slot}});
+        if (cancelled(claim.job_id)) {
+            (void)ring_.release(claim);
+            spdlog::info("job {} partition {}: cancelled, slot {} freed unproved", job, part, slot);
+            return;
+        }
+        ipc::partition_proof_msg out;
+        out.job_id = claim.job_id;
+        out.partition = claim.partition;
+        out.timings.gpu = static_cast<std::uint32_t>(config_.gpud.gpu);
+        out.timings.worker = worker;
+        // queue_us stays 0: the ring overwrites the READY time when the slot turns PROVING.
+        try {
+            state.phase = "prepare";
+            if (claim.payload_format != daemon::witness_format)
+                throw std::runtime_error(fmt::format("slot payload format {} is not a witness", claim.payload_format));
+            const auto witness = daemon::read_witness(claim.payload);
+            const auto params = params_.get(witness.circuit_spec);
+            auto t = steady::now();
+            auto work = backend_->prepare(witness.view, *params);
+            out.timings.prep_us = us_since(t);
+
+            state.phase = "lock_wait";
+            t = steady::now();
+            auto guard = lock_.acquire();
+            out.timings.lock_wait_us = us_since(t);
+            tl::emit(tl::event::lock_wait, job,
+                     {{"partition", part}, {"worker", w}, {"slot", slot},
+                      {"ms", std::to_string(out.timings.lock_wait_us / 1000)}});
+            // GPU_START / GPU_END bracket exactly the work under the lock.
+            tl::emit(tl::event::gpu_start, job, {{"partition", part}, {"worker", w}, {"slot", slot}});
+            state.phase = "kernels";
+            t = steady::now();
+            backend_->run_kernels(*work);
+            out.timings.gpu_us = us_since(t);
+            tl::emit(tl::event::gpu_end, job,
+                     {{"partition", part}, {"worker", w}, {"slot", slot},
+                      {"ms", std::to_string(out.timings.gpu_us / 1000)}});
+            const auto held = guard.release();
+            if (held.lost) spdlog::warn("worker {}: the CUDA lock had been taken from this process (judged dead)", worker);
+
+            state.phase = "tail";
+            t = steady::now();
+            const auto pi = backend_->finish(*work, rng);
+            const auto bytes = groth16::proof_to_bytes(pi);
+            std::memcpy(out.proof.data(), bytes.data(), out.proof.size());
+            out.timings.tail_us = us_since(t);
+            tl::emit(tl::event::tail_end, job,
+                     {{"partition", part}, {"worker", w}, {"slot", slot},
+                      {"ms", std::to_string(out.timings.tail_us / 1000)}});
+        } catch (const std::exception& e) {
+            // A witness or parameter problem is the job's (not retryable); the slot is freed either way.
+            spdlog::error("job {} partition {} (slot {}): {}", job, part, slot, e.what());
+            results_.push(ipc::partition_failed_msg{claim.job_id, claim.partition, false, e.what()});
+            (void)ring_.release(claim);
+            return;
+        }
+        // The proof is queued before the slot is freed: if this process dies in between, the slot is
+        // reclaimed READY and proved again (a duplicate the assembler ignores), never lost.
+        results_.push(out);
+        ++state.proved;
+        sent_before_release_.wait_for_flush();
+        const auto status = ring_.release(claim);
+        if (status != ipc::transition_status::ok)
+            spdlog::warn("release of slot {} refused: {}", slot, ipc::to_string(status));
+        spdlog::debug("job {} partition {} proved by worker {} in {} ms", job, part, worker,
+                      us_since(picked) / 1000);
+    }
+
+    void on_cancel(const ipc::cancel_msg& m) {
+        {
+            std::lock_guard lock(cancel_mutex_);
+            cancelled_.insert(m.job_id);
+        }
+        const auto freed = ring_.discard_ready(m.job_id);
+        spdlog::info("job {} cancelled: {} ready slots freed", m.job_id, freed);
+    }
+
+    int run() {
+        daemon::instance_lock lock(config_.runtime.dir, "gpud");
+        zmq::context_t context(1);
+        daemon::request_router router(context, config_.endpoint(ipc::socket_names::gpud));
+        auto results = daemon::connect_socket(context, zmq::socket_type::push, config_.endpoint(ipc::socket_names::results));
+        (void)ipc::send_message(results, ipc::stage_hello_msg{ipc::stage::gpud, ::getpid(),
+                                                              static_cast<std::uint64_t>(tl::now_ms())});
+        std::vector<std::thread> threads;
+        for (unsigned i = 0; i < config_.gpud.workers; ++i) threads.emplace_back([this, i] { worker(i); });
+        daemon::notify_ready();
+        daemon::service_pulse pulse;
+        spdlog::info("gpud serving: GPU {}, backend {}, {} workers, lock '{}', ring '{}'", config_.gpud.gpu,
+                     backend_->name(), config_.gpud.workers, config_.gpud.lock_name, config_.ring.name);
+        // Whatever ends the loop (signal or exception), the workers stop and are joined before the ring goes.
+        struct joiner {
+            std::vector<std::thread>& threads;
+            ~joiner() {
+                daemon::request_shutdown();
+                for (auto& t : threads)
+                    if (t.joinable()) t.join();
+            }
+        } join_workers{threads};
+        zmq::pollitem_t items[] = {{router.socket().handle(), 0, ZMQ_POLLIN, 0}};
+        auto last_reclaim = steady::now();
+        while (!daemon::shutdown_requested()) {
+            daemon::poll_once(items, 1, 20ms);
+            while (auto req = router.receive()) {
+                if (auto* cancel = std::get_if<ipc::cancel_msg>(&req->body)) on_cancel(*cancel);
+                else if (std::holds_alternative<ipc::status_request_msg>(req->body))
+                    router.reply(req->envelope, ipc::status_reply_msg{status_json()});
+                else
+                    router.reply_error(req->envelope, ipc::error_code::bad_request, ipc::type_of(req->body),
+                                       fmt::format("gpud does not take {} messages (CANCEL, STATUS_REQUEST)",
+                                                   ipc::to_string(ipc::type_of(req->body))));
+            }
+            const auto mark = sent_before_release_.mark();
+            for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+            sent_before_release_.flushed(mark);
+            // A prover that died elsewhere (another gpud on the ring) leaves PROVING slots: take them back.
+            if (steady::now() - last_reclaim > 1s) {
+                for (const auto& r : ring_.reclaim_dead())
+                    spdlog::warn("slot {} (job {} partition {}) reclaimed from dead pid {}", r.slot, r.job_id,
+                                 r.partition, r.dead_holder);
+                last_reclaim = steady::now();
+            }
+            pulse.tick();
+        }
+        daemon::notify_stopping();
+        for (auto& t : threads) t.join();
+        for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+        return 0;
+    }
+
+private:
+    // Lets a worker wait until the loop has handed its proof to ZeroMQ before the slot is freed.
+    class flush_gate {
+    public:
+        void wait_for_flush() {
+            std::unique_lock lock(mutex_);
+            const auto target = requested_ + 1;
+            requested_ = target;
+            cv_.wait_for(lock, 2s, [&] { return done_ >= target || daemon::shutdown_requested(); });
+        }
+        // Read before the outbox is drained: every request counted here had pushed its proof already.
+        std::uint64_t mark() {
+            std::lock_guard lock(mutex_);
+            return requested_;
+        }
+        void flushed(std::uint64_t mark) {
+            {
+                std::lock_guard lock(mutex_);
+                done_ = std::max(done_, mark);
+            }
+            cv_.notify_all();
+        }
+
+    private:
+        std::mutex mutex_;
+        std::condition_variable cv_;
+        std::uint64_t requested_ = 0, done_ = 0;
+    };
+
+    const daemon::config& config_;
+    ipc::partition_ring ring_;
+    ipc::cuda_lock lock_;
+    std::unique_ptr<proving_backend> backend_;
+    daemon::params_store params_;
+    std::vector<worker_state> workers_;
+    daemon::outbox results_;
+    flush_gate sent_before_release_;
+    mutable std::mutex cancel_mutex_;
+    std::set<std::uint64_t> cancelled_;
+};
+
+}  // namespace
+
+int serve(const daemon::config& c) {
+    gpu_service service(c);
+    return service.run();
+}
+
+}  // namespace cuzk::gpud

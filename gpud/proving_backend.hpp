@@ -1,0 +1,39 @@
+// What a gpud worker drives, in the three steps of the interlock: prepare (CPU, before the CUDA lock),
+// run_kernels (the only step under the lock: H's NTTs and the H, L, A, B_G1 multi-exponentiations),
+// finish (CPU after the lock: B_G2 multi-exponentiation, blinding, the proof). A backend object is shared by
+// the workers of one gpud; each partition's state lives in its own partition_work.
+// The CPU backend is the reference and fallback; a CUDA backend implements the same interface.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/groth16/keys.hpp"
+#include "common/groth16/proof.hpp"
+#include "common/groth16/prover_stages.hpp"
+#include "common/groth16/randomness.hpp"
+
+namespace cuzk::gpud {
+
+// One partition in flight in a backend (device buffers, host scalars, ...).
+class partition_work {
+public:
+    virtual ~partition_work() = default;
+};
+
+class proving_backend {
+public:
+    virtual ~proving_backend() = default;
+    virtual std::string_view name() const = 0;
+    // |w| and |params| must stay valid until finish returns. Throws std::invalid_argument on a mismatch.
+    virtual std::unique_ptr<partition_work> prepare(const groth16::witness_view& w,
+                                                    const groth16::parameters& params) = 0;
+    virtual void run_kernels(partition_work& work) = 0;
+    virtual groth16::proof finish(partition_work& work, groth16::rng_fn& rng) = 0;
+};
+
+// "cpu" (always); other names throw input_error naming what this build offers.
+std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu);
+
+}  // namespace cuzk::gpud

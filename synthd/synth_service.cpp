@@ -1,0 +1,278 @@
+#include "synthd/synth_service.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "common/circuits/registry.hpp"
+#include "common/daemon/systemd_notify.hpp"
+#include "common/daemon/timeline.hpp"
+#include "common/groth16/proving_assignment.hpp"
+#include "common/util/errors.hpp"
+#include "daemon/event_poll.hpp"
+#include "daemon/instance_lock.hpp"
+#include "daemon/outbox.hpp"
+#include "daemon/partition_witness.hpp"
+#include "daemon/request_router.hpp"
+#include "daemon/ring_setup.hpp"
+#include "daemon/service_pulse.hpp"
+#include "daemon/shutdown_signal.hpp"
+#include "daemon/test_job_input.hpp"
+#include "ipc/endpoints.hpp"
+#include "ipc/message_socket.hpp"
+#include "synthd/work_queue.hpp"
+
+namespace cuzk::synthd {
+
+namespace {
+
+using namespace std::chrono_literals;
+using steady = std::chrono::steady_clock;
+namespace tl = cuzk::timeline;
+
+std::string job_name(std::uint64_t id) { return std::to_string(id); }
+
+class synth_service {
+public:
+    explicit synth_service(const daemon::config& c)
+        : config_(c), ring_(daemon::open_ring(c)), budget_bytes_(c.synthd.memory_budget_mib << 20) {}
+
+    // Threads that are blocked (ring full) still count: the JSON tells an operator why synthesis stalls.
+    std::string status_json() const {
+        nlohmann::json j;
+        j["stage"] = "synthd";
+        j["pid"] = ::getpid();
+        j["threads"] = config_.synthd.threads;
+        j["queued"] = queue_.queued();
+        j["in_progress"] = queue_.in_progress();
+        j["waiting_for_slot"] = waiting_for_slot_.load();
+        j["memory_held_bytes"] = held_bytes_.load();
+        j["memory_budget_bytes"] = budget_bytes_;
+        j["synthesized"] = synthesized_.load();
+        const auto counters = ring_.counters();
+        j["ring"] = {{"name", config_.ring.name},       {"slots", ring_.slot_count()},
+                     {"slot_bytes", ring_.slot_bytes()}, {"full_claims", counters.full_claims},
+                     {"commits", counters.commits}};
+        return j.dump();
+    }
+
+    void worker(unsigned index) {
+        while (!daemon::shutdown_requested()) {
+            // Memory budget: witnesses already synthesized and waiting for a slot hold memory.
+            if (held_bytes_.load() >= budget_bytes_) {
+                std::this_thread::sleep_for(20ms);
+                continue;
+            }
+            auto item = queue_.pop(100ms);
+            if (!item) continue;
+            synthesize_one(*item, index);
+            queue_.done(item->job_id, item->partition);
+        }
+    }
+
+    void synthesize_one(const work_item& item, unsigned worker) {
+        const auto job = job_name(item.job_id);
+        const auto part = std::to_string(item.partition);
+        if (cancelled(item.job_id)) return;
+        const auto t0 = steady::now();
+        tl::emit(tl::event::synth_start, job, {{"partition", part}, {"worker", std::to_string(worker)}});
+        groth16::proving_assignment pa;
+        try {
+            circuits::make_circuit(item.circuit_spec)->synthesize(pa);
+            pa.finish();
+        } catch (const std::exception& e) {
+            fail(item, false, fmt::format("synthesis of {} failed: {}", item.circuit_spec, e.what()));
+            return;
+        }
+        const auto synth_us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count();
+        tl::emit(tl::event::synth_end, job,
+                 {{"partition", part}, {"worker", std::to_string(worker)}, {"ms", std::to_string(synth_us / 1000)}});
+        const auto bytes = daemon::witness_bytes(pa);
+        if (bytes > ring_.slot_bytes()) {
+            fail(item, false,
+                 fmt::format("partition witness of {} needs {} bytes, a ring slot holds {}: raise [ring] slot_bytes",
+                             item.circuit_spec, bytes, ring_.slot_bytes()));
+            return;
+        }
+        held_bytes_ += bytes;
+        ++waiting_for_slot_;
+        std::optional<ipc::write_claim> claim;
+        // The ring is full while gpud is behind: wait (futex) in short turns to notice cancel and shutdown.
+        while (!claim && !daemon::shutdown_requested() && !cancelled(item.job_id)) {
+            claim = ring_.claim_for_write(item.job_id, item.partition, 100ms);
+        }
+        --waiting_for_slot_;
+        if (!claim) {
+            held_bytes_ -= bytes;
+            return;
+        }
+        std::uint64_t used = 0;
+        try {
+            used = daemon::write_witness(claim->payload, pa, item.circuit_spec);
+        } catch (const std::exception& e) {
+            (void)ring_.abort(*claim);
+            held_bytes_ -= bytes;
+            fail(item, false, e.what());
+            return;
+        }
+        held_bytes_ -= bytes;
+        if (cancelled(item.job_id)) {
+            (void)ring_.abort(*claim);
+            return;
+        }
+        const auto status = ring_.commit(*claim, used, daemon::witness_format);
+        if (status != ipc::transition_status::ok) {
+            // The slot was taken from us (reclaimed as if this process were dead): the assembler re-dispatches.
+            spdlog::error("commit of slot {} for job {} partition {} refused: {}", claim->slot, job, part,
+                          ipc::to_string(status));
+            fail(item, true, fmt::format("ring slot {} commit refused: {}", claim->slot, ipc::to_string(status)));
+            return;
+        }
+        // A cancel that arrived between the check above and the commit: its discard may have run before the
+        // commit, so the slot is freed here.
+        if (cancelled(item.job_id)) {
+            ring_.discard_ready(item.job_id);
+            return;
+        }
+        ++synthesized_;
+        tl::emit(tl::event::slot_ready, job, {{"partition", part}, {"slot", std::to_string(claim->slot)}});
+        results_.push(ipc::slot_ready_msg{item.job_id, item.partition, claim->slot, claim->generation, used,
+                                          pa.num_inputs(), pa.num_aux(), pa.num_constraints(),
+                                          static_cast<std::uint64_t>(synth_us)});
+    }
+
+    void fail(const work_item& item, bool retryable, std::string error) {
+        spdlog::error("job {} partition {}: {}", item.job_id, item.partition, error);
+        results_.push(ipc::partition_failed_msg{item.job_id, item.partition, retryable, std::move(error)});
+    }
+
+    bool cancelled(std::uint64_t job) const {
+        std::lock_guard lock(cancel_mutex_);
+        return cancelled_.count(job) != 0;
+    }
+
+    // A JOB: read its input once, queue the listed partitions (all when the list is empty).
+    void on_job(daemon::request_router& router, daemon::routed_request& req, const ipc::job_msg& m) {
+        if (m.kind != ipc::proof_kind::test_circuit) {
+            router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job,
+                               fmt::format("job {}: proof kind {} is not supported by this synthd (test-circuit only)",
+                                           m.job_id, ipc::to_string(m.kind)));
+            return;
+        }
+        daemon::test_job_input input;
+        try {
+            input = daemon::read_test_job_input(m.spool_path);
+        } catch (const std::exception& e) {
+            for (auto p : m.partitions) results_.push(ipc::partition_failed_msg{m.job_id, p, false, e.what()});
+            router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job, e.what());
+            return;
+        }
+        {
+            // A job id seen again after a cancel is a new dispatch only if the assembler says so: it never
+            // re-dispatches a cancelled job, so the mark stays.
+            std::lock_guard lock(cancel_mutex_);
+            if (cancelled_.count(m.job_id)) return;
+        }
+        std::vector<std::uint32_t> parts = m.partitions;
+        if (parts.empty())
+            for (std::uint32_t p = 0; p < m.partition_count; ++p) parts.push_back(p);
+        std::size_t queued = 0;
+        for (auto p : parts) {
+            if (p >= input.partitions) {
+                results_.push(ipc::partition_failed_msg{
+                    m.job_id, p, false, fmt::format("partition {} is beyond the job's {}", p, input.partitions)});
+                continue;
+            }
+            queued += queue_.push({m.job_id, p, m.priority, input.partition_spec(p)}) ? 1 : 0;
+        }
+        spdlog::debug("job {}: {} of {} partitions queued ({} already here)", m.job_id, queued, parts.size(),
+                      parts.size() - queued);
+    }
+
+    void on_cancel(const ipc::cancel_msg& m) {
+        {
+            std::lock_guard lock(cancel_mutex_);
+            cancelled_.insert(m.job_id);
+        }
+        const auto dropped = queue_.drop_job(m.job_id);
+        const auto freed = ring_.discard_ready(m.job_id);
+        spdlog::info("job {} cancelled: {} queued partitions dropped, {} ready slots freed", m.job_id, dropped, freed);
+    }
+
+    int run() {
+        daemon::instance_lock lock(config_.runtime.dir, "synthd");
+        zmq::context_t context(1);
+        daemon::request_router router(context, config_.endpoint(ipc::socket_names::synthd));
+        auto results = daemon::connect_socket(context, zmq::socket_type::push, config_.endpoint(ipc::socket_names::results));
+        const auto started = tl::now_ms();
+        (void)ipc::send_message(results, ipc::stage_hello_msg{ipc::stage::synthd, ::getpid(),
+                                                              static_cast<std::uint64_t>(started)});
+        std::vector<std::thread> threads;
+        for (unsigned i = 0; i < config_.synthd.threads; ++i) threads.emplace_back([this, i] { worker(i); });
+        daemon::notify_ready();
+        daemon::service_pulse pulse;
+        spdlog::info("synthd serving: {} threads, ring '{}' ({} slots of {} bytes)", config_.synthd.threads,
+                     config_.ring.name, ring_.slot_count(), ring_.slot_bytes());
+        // Whatever ends the loop (signal or exception), the workers stop and are joined before the ring goes.
+        struct joiner {
+            synth_service& self;
+            std::vector<std::thread>& threads;
+            ~joiner() {
+                daemon::request_shutdown();
+                self.queue_.close();
+                for (auto& t : threads)
+                    if (t.joinable()) t.join();
+            }
+        } join_workers{*this, threads};
+        zmq::pollitem_t items[] = {{router.socket().handle(), 0, ZMQ_POLLIN, 0}};
+        while (!daemon::shutdown_requested()) {
+            daemon::poll_once(items, 1, 50ms);
+            while (auto req = router.receive()) {
+                if (auto* job = std::get_if<ipc::job_msg>(&req->body)) on_job(router, *req, *job);
+                else if (auto* cancel = std::get_if<ipc::cancel_msg>(&req->body)) on_cancel(*cancel);
+                else if (std::holds_alternative<ipc::status_request_msg>(req->body))
+                    router.reply(req->envelope, ipc::status_reply_msg{status_json()});
+                else
+                    router.reply_error(req->envelope, ipc::error_code::bad_request, ipc::type_of(req->body),
+                                       fmt::format("synthd does not take {} messages (JOB, CANCEL, STATUS_REQUEST)",
+                                                   ipc::to_string(ipc::type_of(req->body))));
+            }
+            for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+            ring_.heartbeat();
+            pulse.tick();
+        }
+        daemon::notify_stopping();
+        queue_.close();
+        for (auto& t : threads) t.join();
+        for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+        return 0;
+    }
+
+private:
+    const daemon::config& config_;
+    ipc::partition_ring ring_;
+    work_queue queue_;
+    daemon::outbox results_;
+    const std::uint64_t budget_bytes_;
+    std::atomic<std::uint64_t> held_bytes_{0};
+    std::atomic<std::uint32_t> waiting_for_slot_{0};
+    std::atomic<std::uint64_t> synthesized_{0};
+    mutable std::mutex cancel_mutex_;
+    std::set<std::uint64_t> cancelled_;
+};
+
+}  // namespace
+
+int serve(const daemon::config& c) {
+    synth_service service(c);
+    return service.run();
+}
+
+}  // namespace cuzk::synthd

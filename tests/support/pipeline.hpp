@@ -1,0 +1,293 @@
+// A pipeline of real daemon processes for the integration tests: its own runtime and spool directories,
+// ring and CUDA-lock segment names (so tests run in parallel), each daemon started from the built binaries
+// (CUZK_*_PATH) with its stderr in <dir>/<stage>.log, readiness by polling STATUS_REQUEST (no fixed sleeps),
+// kill -9 / restart of any stage, and an independent check of every partition proof.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "common/circuits/registry.hpp"
+#include "common/groth16/params_file.hpp"
+#include "common/groth16/proof.hpp"
+#include "common/groth16/verifier.hpp"
+#include "daemon/config.hpp"
+#include "daemon/params_store.hpp"
+#include "daemon/service_client.hpp"
+#include "daemon/test_job_input.hpp"
+#include "ipc/cuda_lock.hpp"
+#include "ipc/endpoints.hpp"
+#include "ipc/partition_ring.hpp"
+
+namespace cuzk::test {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+struct pipeline_options {
+    std::uint32_t slots = 4;
+    std::uint32_t synth_threads = 1;
+    std::uint32_t gpud_workers = 2;
+    double partition_timeout_s = 6;
+    std::uint32_t max_pending_jobs = 64;
+    std::uint64_t slot_bytes = 4 << 20;  // mul:16384 needs about 2.1 MB
+};
+
+inline ipc::segment_location named(const std::string& name) {
+    ipc::segment_location where;
+    where.name = name;
+    return where;
+}
+
+inline ipc::cuda_lock_options lock_named(const std::string& name) {
+    ipc::cuda_lock_options o;
+    o.segment = named(name);
+    return o;
+}
+
+class pipeline {
+public:
+    explicit pipeline(pipeline_options o = {}) : options_(o) {
+        static int counter = 0;
+        tag_ = fmt::format("{}-{}", ::getpid(), counter++);
+        dir_ = fs::temp_directory_path() / fmt::format("cuzk-pt-{}", tag_);
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        config_path_ = dir_ / "cuzk.toml";
+        std::ofstream(config_path_) << fmt::format(R"([runtime]
+dir = "{0}/rt"
+spool_dir = "{0}/spool"
+log_level = "info"
+[ring]
+name = "cuzk-test-ring-{1}"
+slots = {2}
+slot_bytes = {7}
+[assemblerd]
+partition_timeout_s = {3}
+max_pending_jobs = {6}
+[synthd]
+threads = {4}
+lookahead = 1
+[gpud]
+workers = {5}
+lock_name = "cuzk-test-lock-{1}"
+)",
+                                                   dir_.string(), tag_, o.slots, o.partition_timeout_s,
+                                                   o.synth_threads, o.gpud_workers, o.max_pending_jobs, o.slot_bytes);
+        config_ = daemon::load_config(config_path_);
+        config_.resolve_defaults();
+    }
+
+    ~pipeline() {
+        while (!pids_.empty()) stop(std::string(pids_.begin()->first));  // stop() erases the entry
+        ipc::partition_ring::remove(named(config_.ring.name));
+        ipc::cuda_lock::remove(named(config_.gpud.lock_name));
+        if (!::testing::Test::HasFailure()) fs::remove_all(dir_);
+        else dump_logs();
+    }
+
+    const daemon::config& config() const { return config_; }
+    const fs::path& dir() const { return dir_; }
+
+    static const char* binary(const std::string& stage) {
+        if (stage == "assemblerd") return CUZK_ASSEMBLERD_PATH;
+        if (stage == "synthd") return CUZK_SYNTHD_PATH;
+        return CUZK_GPUD_PATH;
+    }
+    static std::string_view socket_of(const std::string& stage) {
+        return stage == "assemblerd" ? ipc::socket_names::api
+                                     : stage == "synthd" ? ipc::socket_names::synthd : ipc::socket_names::gpud;
+    }
+
+    pid_t pid(const std::string& stage) const { return pids_.at(stage); }
+
+    // Starts |stage| and waits until it answers STATUS_REQUEST.
+    void start(const std::string& stage) {
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            const auto log = dir_ / (stage + ".log");
+            std::FILE* f = std::fopen(log.c_str(), "a");
+            // stdout too: a daemon must not keep the test's output pipe open.
+            if (f) {
+                ::dup2(::fileno(f), STDOUT_FILENO);
+                ::dup2(::fileno(f), STDERR_FILENO);
+            }
+            ::execl(binary(stage), binary(stage), "--config", config_path_.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        pids_[stage] = pid;
+        const auto deadline = std::chrono::steady_clock::now() + 30s;
+        while (!answers(stage)) {
+            int status = 0;
+            if (::waitpid(pid, &status, WNOHANG) == pid) {
+                pids_.erase(stage);
+                FAIL() << "cuzk-" << stage << " exited while starting:\n" << log_of(stage);
+            }
+            ASSERT_LT(std::chrono::steady_clock::now(), deadline) << stage << " not ready:\n" << log_of(stage);
+            std::this_thread::sleep_for(20ms);
+        }
+    }
+    void start_all() {
+        for (const auto* s : {"assemblerd", "synthd", "gpud"}) start(s);
+    }
+
+    void kill9(std::string stage) {
+        const pid_t pid = pids_.at(stage);
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        pids_.erase(stage);
+    }
+    void stop(std::string stage) {
+        auto it = pids_.find(stage);
+        if (it == pids_.end()) return;
+        ::kill(it->second, SIGTERM);
+        int status = 0;
+        ::waitpid(it->second, &status, 0);
+        pids_.erase(it);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << stage << " did not stop cleanly:\n" << log_of(stage);
+    }
+
+    bool answers(const std::string& stage) const {
+        try {
+            auto r = daemon::request(config_.endpoint(socket_of(stage)), ipc::status_request_msg{}, 200ms);
+            return r && std::holds_alternative<ipc::status_reply_msg>(*r);
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+
+    std::optional<ipc::message> call(const std::string& stage, const ipc::message& m, std::chrono::milliseconds t = 5s) const {
+        return daemon::request(config_.endpoint(socket_of(stage)), m, t);
+    }
+
+    std::string write_job(const std::string& circuit, std::uint32_t partitions, std::uint64_t seed) {
+        const auto path = dir_ / fmt::format("job-{}-{}-{}.json", circuit.substr(0, circuit.find(':')), partitions, seed);
+        std::ofstream(path) << daemon::test_job_input{circuit, partitions, seed}.to_json();
+        return path.string();
+    }
+
+    // SUBMIT; returns the reply (submit_reply or error_reply).
+    ipc::message submit(const std::string& circuit, std::uint32_t partitions, std::uint64_t seed,
+                        const std::string& request_id = "", std::int32_t priority = 0) {
+        ipc::submit_msg m{request_id, ipc::proof_kind::test_circuit, priority, ipc::c1_source::path,
+                          write_job(circuit, partitions, seed)};
+        auto r = call("assemblerd", m);
+        EXPECT_TRUE(r.has_value()) << "no reply to SUBMIT";
+        return r.value_or(ipc::error_reply_msg{});
+    }
+    std::uint64_t submit_ok(const std::string& circuit, std::uint32_t partitions, std::uint64_t seed,
+                            const std::string& request_id = "") {
+        auto r = submit(circuit, partitions, seed, request_id);
+        auto* ok = std::get_if<ipc::submit_reply_msg>(&r);
+        EXPECT_NE(ok, nullptr) << (std::holds_alternative<ipc::error_reply_msg>(r) ? std::get<ipc::error_reply_msg>(r).text : "");
+        return ok ? ok->job_id : 0;
+    }
+
+    // Awaits the end of a job, retrying while assemblerd is down (restart tests).
+    ipc::await_reply_msg await(std::uint64_t job, std::chrono::seconds limit = 60s) {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (std::chrono::steady_clock::now() < deadline) {
+            std::optional<ipc::message> r;
+            try {
+                r = call("assemblerd", ipc::await_msg{job, 500}, 3s);
+            } catch (const std::exception&) {
+            }
+            if (r) {
+                if (auto* a = std::get_if<ipc::await_reply_msg>(&*r)) {
+                    if (a->state == ipc::job_state::done || a->state == ipc::job_state::failed ||
+                        a->state == ipc::job_state::cancelled)
+                        return *a;
+                } else {
+                    ADD_FAILURE() << "AWAIT answered with " << ipc::to_string(ipc::type_of(*r));
+                    return {};
+                }
+            } else {
+                std::this_thread::sleep_for(50ms);
+            }
+        }
+        ADD_FAILURE() << "job " << job << " did not finish within " << limit.count() << " s\n" << status_text();
+        return {};
+    }
+
+    std::string status_text() const {
+        auto r = call("assemblerd", ipc::status_request_msg{}, 2s);
+        return r && std::holds_alternative<ipc::status_reply_msg>(*r) ? std::get<ipc::status_reply_msg>(*r).json
+                                                                       : "(assemblerd does not answer)";
+    }
+
+    // Every partition proof verifies against its own public inputs, and fails against another partition's.
+    void expect_valid(const ipc::await_reply_msg& r, const std::string& circuit, std::uint32_t partitions,
+                      std::uint64_t seed) const {
+        ASSERT_EQ(r.state, ipc::job_state::done) << r.error;
+        ASSERT_EQ(r.proof.size(), std::size_t{partitions} * ipc::partition_proof_bytes);
+        const auto vk = groth16::read_vk(daemon::vk_path(config_.gpud.params_dir, circuit));
+        const auto pvk = groth16::prepare_verifying_key(vk);
+        const daemon::test_job_input in{circuit, partitions, seed};
+        for (std::uint32_t p = 0; p < partitions; ++p) {
+            const auto pi = groth16::proof_from_bytes(std::span(
+                reinterpret_cast<const std::uint8_t*>(r.proof.data()) + p * ipc::partition_proof_bytes,
+                ipc::partition_proof_bytes));
+            const auto inputs = circuits::make_circuit(in.partition_spec(p))->public_inputs();
+            EXPECT_TRUE(groth16::verify_proof(pvk, pi, inputs)) << "job " << r.job_id << " partition " << p;
+            const auto other = circuits::make_circuit(in.partition_spec(p + 1))->public_inputs();
+            EXPECT_FALSE(groth16::verify_proof(pvk, pi, other)) << "partition " << p << " verifies for p+1";
+        }
+    }
+
+    ipc::partition_ring open_ring() const {
+        return ipc::partition_ring::open(named(config_.ring.name));
+    }
+    std::size_t slots_in(ipc::slot_state s) const {
+        std::size_t n = 0;
+        for (const auto& snap : open_ring().snapshot()) n += snap.state == s;
+        return n;
+    }
+
+    std::string log_of(const std::string& stage) const {
+        std::ifstream in(dir_ / (stage + ".log"));
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    void dump_logs() const {
+        for (const auto* s : {"assemblerd", "synthd", "gpud"}) {
+            const auto text = log_of(s);
+            std::fprintf(stderr, "---- %s.log (last 4000 bytes) ----\n%s\n", s,
+                         text.substr(text.size() > 4000 ? text.size() - 4000 : 0).c_str());
+        }
+    }
+
+    // Polls |pred| every 10 ms up to |limit|.
+    template <class F>
+    static bool wait_for(F&& pred, std::chrono::milliseconds limit = 20s) {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (!pred()) {
+            if (std::chrono::steady_clock::now() > deadline) return false;
+            std::this_thread::sleep_for(10ms);
+        }
+        return true;
+    }
+
+private:
+    pipeline_options options_;
+    std::string tag_;
+    fs::path dir_, config_path_;
+    daemon::config config_;
+    std::map<std::string, pid_t> pids_;
+};
+
+}  // namespace cuzk::test

@@ -1,0 +1,70 @@
+// The daemons' TOML configuration: defaults without a file, the documented example parses, and every
+// mistake (syntax, unknown section or key, wrong type, out of range) is refused naming file, line and key.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/util/errors.hpp"
+#include "daemon/config.hpp"
+
+using namespace cuzk;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() / ("cuzk-config-test-" + std::to_string(::getpid()) + ".toml");
+    std::ofstream(path) << text;
+    try {
+        (void)daemon::load_config(path);
+    } catch (const input_error& e) {
+        std::filesystem::remove(path);
+        return e.what();
+    }
+    std::filesystem::remove(path);
+    return "";
+}
+
+}  // namespace
+
+TEST(DaemonConfig, DefaultsWorkWithoutAFile) {
+    auto c = daemon::load_config_or_defaults(std::nullopt);
+    c.runtime.dir = "/tmp/cuzk-x";
+    c.resolve_defaults();
+    EXPECT_EQ(c.runtime.spool_dir, "/tmp/cuzk-x/spool");
+    EXPECT_EQ(c.gpud.params_dir, "/tmp/cuzk-x/spool/params");
+    EXPECT_EQ(c.gpud.lock_name, "cuzk-cuda-lock-gpu0");
+    EXPECT_EQ(c.gpud.workers, 2u);
+    EXPECT_EQ(c.effective_dispatch_window(), c.synthd.threads + c.synthd.lookahead);
+    EXPECT_EQ(c.endpoint("synthd"), "ipc:///tmp/cuzk-x/synthd.sock");
+}
+
+TEST(DaemonConfig, TheDocumentedExampleParses) {
+    const auto c = daemon::load_config(CUZK_SOURCE_DIR "/systemd/cuzk.example.toml");
+    EXPECT_EQ(c.ring.slots, 4u);
+    EXPECT_EQ(c.runtime.spool_dir, "/var/spool/cuzk");
+    EXPECT_EQ(c.gpud.backend, "cpu");
+    EXPECT_FALSE(c.synthd.numa_node.has_value());
+}
+
+TEST(DaemonConfig, ValuesAreRead) {
+    const auto path = std::filesystem::temp_directory_path() / "cuzk-config-values.toml";
+    std::ofstream(path) << "[ring]\nslots = 9\n[synthd]\nnuma_node = 1\ncpus = \"0-3\"\n[assemblerd]\nverify = false\n";
+    const auto c = daemon::load_config(path);
+    std::filesystem::remove(path);
+    EXPECT_EQ(c.ring.slots, 9u);
+    EXPECT_EQ(c.synthd.numa_node, 1);
+    EXPECT_EQ(c.synthd.cpus, "0-3");
+    EXPECT_FALSE(c.assemblerd.verify);
+}
+
+TEST(DaemonConfig, MistakesNameFileLineAndKey) {
+    EXPECT_NE(error_of("[ring]\nslotz = 4\n").find(":2:9: unknown key 'slotz' in [ring]"), std::string::npos)
+        << error_of("[ring]\nslotz = 4\n");
+    EXPECT_NE(error_of("[rings]\nslots = 4\n").find("unknown section 'rings'"), std::string::npos);
+    EXPECT_NE(error_of("[ring]\nslots = \"four\"\n").find("[ring] slots must be an integer"), std::string::npos);
+    EXPECT_NE(error_of("[ring]\nslots = 0\n").find("1..65536"), std::string::npos);
+    EXPECT_NE(error_of("[gpud]\nbackend = \"opencl\"\n").find("backend 'opencl'"), std::string::npos);
+    EXPECT_NE(error_of("[ring\n").find(":1:"), std::string::npos) << error_of("[ring\n");
+    EXPECT_NE(error_of("verify = true\n").find("top-level key 'verify'"), std::string::npos);
+}

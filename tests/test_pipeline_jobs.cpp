@@ -1,0 +1,94 @@
+// The three daemons as real processes: jobs of several partitions come back with every partition proof
+// valid; a repeated request id returns the same job; malformed and unsupported requests get error replies
+// and the daemons keep serving; max_pending_jobs gives queue_full.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <zmq.hpp>
+
+#include "support/pipeline.hpp"
+
+using namespace cuzk;
+using cuzk::test::pipeline;
+
+TEST(PipelineJobs, ThreeJobsOfSeveralPartitionsAllValid) {
+    pipeline sut;
+    sut.start_all();
+    const std::string circuit = "mul:512";
+    std::vector<std::uint64_t> ids;
+    for (std::uint64_t j = 0; j < 3; ++j) ids.push_back(sut.submit_ok(circuit, 3, 100 * j + 1));
+    for (std::size_t j = 0; j < ids.size(); ++j) {
+        const auto r = sut.await(ids[j]);
+        EXPECT_EQ(r.partitions_done, 3u);
+        sut.expect_valid(r, circuit, 3, 100 * j + 1);
+        // The spool keeps the assembled proof as the reply gave it.
+        EXPECT_EQ(std::filesystem::file_size(r.result_path), r.proof.size());
+    }
+    const auto status = nlohmann::json::parse(sut.status_text());
+    EXPECT_EQ(status["jobs"].size(), 3u);
+}
+
+TEST(PipelineJobs, RepeatedRequestIdReturnsTheSameJob) {
+    pipeline sut;
+    sut.start("assemblerd");
+    const auto first = sut.submit("mul:64", 2, 7, "request-A");
+    const auto again = sut.submit("mul:64", 2, 7, "request-A");
+    ASSERT_TRUE(std::holds_alternative<ipc::submit_reply_msg>(first));
+    ASSERT_TRUE(std::holds_alternative<ipc::submit_reply_msg>(again));
+    EXPECT_EQ(std::get<ipc::submit_reply_msg>(again).job_id, std::get<ipc::submit_reply_msg>(first).job_id);
+    EXPECT_FALSE(std::get<ipc::submit_reply_msg>(first).duplicate);
+    EXPECT_TRUE(std::get<ipc::submit_reply_msg>(again).duplicate);
+    const auto other = sut.submit("mul:64", 2, 7, "request-B");
+    EXPECT_NE(std::get<ipc::submit_reply_msg>(other).job_id, std::get<ipc::submit_reply_msg>(first).job_id);
+}
+
+TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
+    pipeline sut;
+    sut.start_all();
+    zmq::context_t context(1);
+    for (const auto* stage : {"assemblerd", "synthd", "gpud"}) {
+        zmq::socket_t req(context, zmq::socket_type::req);
+        req.set(zmq::sockopt::linger, 0);
+        req.set(zmq::sockopt::rcvtimeo, 5000);
+        req.connect(sut.config().endpoint(pipeline::socket_of(stage)));
+        const std::string garbage = "{\"not\": \"a cuzk frame\"}";
+        ASSERT_TRUE(req.send(zmq::buffer(garbage), zmq::send_flags::none));
+        zmq::message_t reply;
+        ASSERT_TRUE(req.recv(reply)) << stage << " did not answer a malformed frame";
+        const auto m = ipc::decode(std::span(static_cast<const std::byte*>(reply.data()), reply.size()));
+        ASSERT_TRUE(std::holds_alternative<ipc::error_reply_msg>(m)) << stage;
+        EXPECT_EQ(std::get<ipc::error_reply_msg>(m).code, ipc::error_code::bad_request);
+        EXPECT_NE(std::get<ipc::error_reply_msg>(m).text.find("magic"), std::string::npos);
+    }
+    // Well-formed but wrong: an input file that does not exist, a kind not supported, a bad test job.
+    auto missing = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
+                                                          "/nonexistent/job.json"});
+    ASSERT_TRUE(missing && std::holds_alternative<ipc::error_reply_msg>(*missing));
+    EXPECT_NE(std::get<ipc::error_reply_msg>(*missing).text.find("/nonexistent/job.json"), std::string::npos);
+    auto porep = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::porep_c2, 0, ipc::c1_source::path,
+                                                        sut.write_job("mul:8", 1, 1)});
+    ASSERT_TRUE(porep && std::holds_alternative<ipc::error_reply_msg>(*porep));
+    const auto bad_job = (sut.dir() / "bad.json").string();
+    std::ofstream(bad_job) << R"({"circuit": "nope:3", "partitions": 2})";
+    auto bad = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path, bad_job});
+    ASSERT_TRUE(bad && std::holds_alternative<ipc::error_reply_msg>(*bad));
+    EXPECT_NE(std::get<ipc::error_reply_msg>(*bad).text.find("circuit"), std::string::npos);
+    auto unknown = sut.call("assemblerd", ipc::await_msg{987654, 0});
+    ASSERT_TRUE(unknown && std::holds_alternative<ipc::error_reply_msg>(*unknown));
+    EXPECT_EQ(std::get<ipc::error_reply_msg>(*unknown).code, ipc::error_code::unknown_job);
+
+    // Still serving: a job goes through.
+    const auto id = sut.submit_ok("mul:64", 2, 5);
+    sut.expect_valid(sut.await(id), "mul:64", 2, 5);
+}
+
+TEST(PipelineJobs, MaxPendingJobsGivesQueueFull) {
+    pipeline sut({.max_pending_jobs = 2});
+    sut.start("assemblerd");  // nothing proves: jobs stay pending
+    sut.submit_ok("mul:64", 1, 1);
+    sut.submit_ok("mul:64", 1, 2);
+    const auto r = sut.submit("mul:64", 1, 3);
+    ASSERT_TRUE(std::holds_alternative<ipc::error_reply_msg>(r));
+    EXPECT_EQ(std::get<ipc::error_reply_msg>(r).code, ipc::error_code::queue_full);
+    EXPECT_NE(std::get<ipc::error_reply_msg>(r).text.find("max_pending_jobs"), std::string::npos);
+}
