@@ -3,6 +3,8 @@
 // for 32 GiB), printed as JSON. "constraints" is what the circuit enforces (rust-fil-proofs'
 // circuitinfo figure); "constraints_with_input_rows" adds the row bellperson's prover appends per
 // public input, ONE included, which is the number of rows the FFT domain must hold.
+// With --c1 it also synthesizes partition 0 of a C1 against its witness (checking_cs) and says
+// whether the C1 is a valid witness and how long that took.
 #include <nlohmann/json.hpp>
 
 #include <bit>
@@ -10,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/command.hpp"
@@ -17,13 +20,29 @@
 #include "common/porep/registered_proof.hpp"
 #include "common/porep/stacked_circuit.hpp"
 #include "common/porep/synthetic_witness.hpp"
+#include "common/c1/seal_commit_phase1.hpp"
+#include "common/porep/c1_witness.hpp"
+#include "common/cs/checking_cs.hpp"
+#include "common/util/errors.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
-int run_circuit_info(const std::string& name, bool witness_timing) {
-    const porep::registered_proof& proof = porep::registered_proof_by_name(name);
+int run_circuit_info(const std::string& name, bool witness_timing, const std::string& c1_path) {
+    if (name.empty() && c1_path.empty()) throw input_error("give --registered-proof or --c1");
+    std::optional<c1::seal_commit_phase1_output> c1;
+    double parse_s = 0;
+    if (!c1_path.empty()) {
+        auto t0 = std::chrono::steady_clock::now();
+        c1 = c1::read_c1_file(c1_path);
+        c1::check_consistency(*c1, c1_path);
+        parse_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!name.empty() && name != c1->registered_proof)
+            throw input_error("--c1 " + c1_path + " is a " + c1->registered_proof + " C1, not " + name);
+    }
+    const porep::registered_proof& proof =
+        c1 ? porep::registered_proof_of(*c1) : porep::registered_proof_by_name(name);
     const auto shape = porep::stacked_circuit_shape::of(proof);
     auto start = std::chrono::steady_clock::now();
     cs::counting_cs counter;
@@ -58,6 +77,19 @@ int run_circuit_info(const std::string& name, bool witness_timing) {
         out["witness_synthesis_seconds"] = std::round(ws * 1000) / 1000;
         out["witness_constraints_per_second"] = uint64_t(double(timed.num_constraints()) / ws);
     }
+    if (c1) {
+        // Partition 0 of the C1 with its witness, every constraint checked against it and
+        // forgotten: synthesis time, and whether the C1 is a valid witness.
+        auto t0 = std::chrono::steady_clock::now();
+        porep::partition_witness w = porep::witness_of(*c1, proof, 0);
+        cs::checking_cs checked;
+        porep::synthesize_stacked_partition(checked, shape, &w);
+        double cs_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        out["c1_parse_and_check_seconds"] = std::round(parse_s * 1000) / 1000;
+        out["c1_partition0_synthesis_and_check_seconds"] = std::round(cs_s * 1000) / 1000;
+        out["c1_partition0_satisfied"] = checked.is_satisfied();
+        if (!checked.is_satisfied()) out["c1_partition0_first_failure"] = *checked.first_failure();
+    }
     out["note"] =
         "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
         "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE";
@@ -71,12 +103,14 @@ void add_circuit_info_command(CLI::App& app, action& run) {
     auto* cmd = app.add_subcommand("circuit-info", "Size of one PoRep partition circuit (JSON)");
     auto name = std::make_shared<std::string>();
     auto witness_timing = std::make_shared<bool>(false);
-    cmd->add_option("--registered-proof", *name, "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ")")
-        ->required();
+    auto c1_path = std::make_shared<std::string>();
+    cmd->add_option("--registered-proof", *name, "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ")");
+    cmd->add_option("--c1", *c1_path,
+                    "also synthesize partition 0 of this C1 with its witness, checking every constraint");
     cmd->add_flag("--witness-timing", *witness_timing,
                   "also time one synthesis with witness computation (random values, one thread)");
-    cmd->callback([&run, name, witness_timing] {
-        run = [name, witness_timing] { return run_circuit_info(*name, *witness_timing); };
+    cmd->callback([&run, name, witness_timing, c1_path] {
+        run = [name, witness_timing, c1_path] { return run_circuit_info(*name, *witness_timing, *c1_path); };
     });
 }
 

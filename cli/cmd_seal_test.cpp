@@ -2,6 +2,7 @@
 // and writes what C2 and verify-seal need: DIR/c1.json (SealCommitPhase1Output as filecoin-ffi
 // writes it) and DIR/seal.json (registered proof, sector id, prover id, ticket, seed, comm_r,
 // comm_d as the hex verify-seal takes). Values not given are drawn from --rng (text, default "cuzk").
+// --synthetic writes only c1.json, of any size, without sealing (synthetic_c1.hpp): for benchmarks.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "common/porep/native_seal.hpp"
 #include "common/porep/public_inputs.hpp"
 #include "common/porep/sample_sector.hpp"
+#include "common/porep/synthetic_c1.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::cli {
@@ -36,11 +38,29 @@ std::array<uint8_t, 32> bytes_of(const ff::fr_t& x) {
     return b;
 }
 
+void write_text(const std::filesystem::path& path, const std::string& text) {
+    write_file_atomically(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+// Any size, no sealing: real shapes, challenges and parents, random Merkle siblings (see
+// synthetic_c1.hpp). For benchmarks of parsing and synthesis only.
+int write_synthetic(const porep::registered_proof& proof, const seal_test_options& o) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw input_error("--out " + o.out + ": cannot create the directory: " + ec.message());
+    const std::string json = c1::write_c1_json(porep::make_synthetic_c1(proof, o.rng));
+    const auto path = std::filesystem::path(o.out) / "c1.json";
+    write_text(path, json);
+    std::fprintf(stderr,
+                 "wrote %s (%zu bytes): a SYNTHETIC %s C1 for benchmarks. Its Merkle siblings are random, so its "
+                 "witness does not satisfy the circuit and no valid proof can be made from it.\n",
+                 path.string().c_str(), json.size(), std::string(proof.name).c_str());
+    return exit_ok;
+}
+
 int run_seal_test(const seal_test_options& o) {
-    if (o.synthetic)
-        throw input_error("--synthetic: the 32 GiB-shaped synthetic C1 is not written by this tool yet "
-                          "(tests/support/synthetic_c1.hpp makes one for the C1 benchmarks)");
     const porep::registered_proof& proof = porep::registered_proof_by_name(o.registered_proof);
+    if (o.synthetic) return write_synthetic(proof, o);
     if (proof.nodes > porep::MAX_SAMPLE_NODES)
         throw input_error("--registered-proof: " + std::string(proof.name) +
                           " is too large to seal in memory; seal-test seals up to 8 MiB");
@@ -101,7 +121,8 @@ void add_seal_test_command(CLI::App& app, action& run) {
     cmd->add_option("--prover-id", o->prover_id, "prover id, 32 bytes hex");
     cmd->add_option("--sector-id", o->sector_id, "sector number (default 1)");
     cmd->add_option("--rng", o->rng, "text seeding the data and the values not given (default \"cuzk\")");
-    cmd->add_flag("--synthetic", o->synthetic, "32 GiB-shaped benchmark input (not written by this tool yet)");
+    cmd->add_flag("--synthetic", o->synthetic,
+                  "any size, no sealing: a C1 of the real shape whose witness is NOT satisfiable (benchmarks)");
     cmd->callback([o, &run] { run = [o] { return run_seal_test(*o); }; });
 }
 

@@ -11,6 +11,7 @@
 #include "common/porep/c1_witness.hpp"
 #include "common/porep/native_seal.hpp"
 #include "common/porep/sample_sector.hpp"
+#include "common/porep/synthetic_c1.hpp"
 #include "common/util/errors.hpp"
 
 namespace {
@@ -91,6 +92,22 @@ TEST(PorepC1Witness, CountsOfAnotherSectorSizeAreRefused) {
     auto [s3, c3] = make("StackedDrg2KiBV1_1");
     c3.partitions[0][1].comm_r_last_proof.root[0] ^= 1;  // another tree R root than challenge 0's
     EXPECT_THROW(porep::witness_of(c3, *s3.proof, 0), input_error);
+}
+
+TEST(PorepC1Witness, SyntheticC1IsConsistentButNotAValidWitness) {
+    for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1_Feat_SyntheticPoRep"}) {
+        const auto& proof = porep::registered_proof_by_name(name);
+        auto c1 = porep::make_synthetic_c1(proof, "bench");
+        EXPECT_NO_THROW(c1::check_consistency(c1)) << name;
+        EXPECT_EQ(c1::parse_c1_json(c1::write_c1_json(c1)), c1);
+        auto w = porep::witness_of(c1, proof, 0);
+        cs::checking_cs sys;
+        porep::synthesize_stacked_partition(sys, porep::stacked_circuit_shape::of(proof), &w);
+        EXPECT_FALSE(sys.is_satisfied()) << name;
+        // The challenges are the real ones for the C1's replica id and seed.
+        auto challenges = porep::partition_challenges(proof, porep::public_inputs_of(c1), 0);
+        for (size_t i = 0; i < challenges.size(); ++i) EXPECT_EQ(w.challenges[i].challenge, challenges[i]);
+    }
 }
 
 }  // namespace
