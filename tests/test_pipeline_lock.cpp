@@ -13,8 +13,8 @@ using cuzk::test::pipeline;
 TEST(PipelineLock, GpudKilledHoldingTheLockDoesNotBlockItsSuccessor) {
     pipeline sut({.slots = 3});
     sut.start_all();
-    const std::string circuit = "mul:16384";
-    std::vector<std::uint64_t> ids{sut.submit_ok(circuit, 4, 1), sut.submit_ok(circuit, 4, 50)};
+    const std::string circuit = "mul:4096";
+    std::vector<std::uint64_t> ids{sut.submit_ok(circuit, 3, 1), sut.submit_ok(circuit, 3, 50)};
     auto lock = ipc::cuda_lock::open_or_create(cuzk::test::lock_named(sut.config().gpud.lock_name));
     const pid_t gpud = sut.pid("gpud");
     // Kill it inside the kernels: the lock held by gpud itself.
@@ -32,7 +32,7 @@ TEST(PipelineLock, GpudKilledHoldingTheLockDoesNotBlockItsSuccessor) {
     }
     ASSERT_TRUE(caught) << "gpud never held the lock: " << sut.status_text();
     sut.start("gpud");
-    for (std::size_t j = 0; j < ids.size(); ++j) sut.expect_valid(sut.await(ids[j], std::chrono::seconds(90)), circuit, 4, j == 0 ? 1 : 50);
+    for (std::size_t j = 0; j < ids.size(); ++j) sut.expect_valid(sut.await(ids[j], std::chrono::seconds(90)), circuit, 3, j == 0 ? 1 : 50);
     EXPECT_GE(lock.statistics().owner_death_recoveries, 1u);
 }
 

@@ -11,8 +11,8 @@ using cuzk::test::pipeline;
 
 namespace {
 
-const std::string circuit = "mul:8192";
-constexpr std::uint32_t partitions = 4;
+const std::string circuit = "mul:2048";
+constexpr std::uint32_t partitions = 3;
 
 // Partitions proved so far over all jobs, from assemblerd's status.
 std::uint32_t proved(const pipeline& sut) {

@@ -95,7 +95,8 @@ lock_name = "cuzk-test-lock-{1}"
         while (!pids_.empty()) stop(std::string(pids_.begin()->first));  // stop() erases the entry
         ipc::partition_ring::remove(named(config_.ring.name));
         ipc::cuda_lock::remove(named(config_.gpud.lock_name));
-        if (!::testing::Test::HasFailure()) fs::remove_all(dir_);
+        // CUZK_TEST_KEEP=1 keeps the directory (config, logs with TIMELINE lines) of passing tests too.
+        if (!::testing::Test::HasFailure() && !std::getenv("CUZK_TEST_KEEP")) fs::remove_all(dir_);
         else dump_logs();
     }
 
