@@ -237,10 +237,10 @@ public:
                     if (t.joinable()) t.join();
             }
         } join_workers{threads};
-        zmq::pollitem_t items[] = {{router.socket().handle(), 0, ZMQ_POLLIN, 0}};
+        zmq::pollitem_t items[] = {{router.socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, results_.fd(), ZMQ_POLLIN, 0}};
         auto last_reclaim = steady::now();
         while (!daemon::shutdown_requested()) {
-            daemon::poll_once(items, 1, 20ms);
+            daemon::poll_once(items, 2, 20ms);
             while (auto req = router.receive()) {
                 if (auto* cancel = std::get_if<ipc::cancel_msg>(&req->body)) on_cancel(*cancel);
                 else if (std::holds_alternative<ipc::status_request_msg>(req->body))

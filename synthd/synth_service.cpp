@@ -231,9 +231,9 @@ public:
                     if (t.joinable()) t.join();
             }
         } join_workers{*this, threads};
-        zmq::pollitem_t items[] = {{router.socket().handle(), 0, ZMQ_POLLIN, 0}};
+        zmq::pollitem_t items[] = {{router.socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, results_.fd(), ZMQ_POLLIN, 0}};
         while (!daemon::shutdown_requested()) {
-            daemon::poll_once(items, 1, 50ms);
+            daemon::poll_once(items, 2, 50ms);
             while (auto req = router.receive()) {
                 if (auto* job = std::get_if<ipc::job_msg>(&req->body)) on_job(router, *req, *job);
                 else if (auto* cancel = std::get_if<ipc::cancel_msg>(&req->body)) on_cancel(*cancel);
