@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "cli/command.hpp"
@@ -25,6 +26,11 @@ void add_status_command(CLI::App& app, action& run) {
             int answered = 0;
             for (auto name : {ipc::socket_names::api, ipc::socket_names::synthd, ipc::socket_names::gpud}) {
                 const std::string key = name == ipc::socket_names::api ? "assemblerd" : std::string(name);
+                // No socket file: that daemon is not running (no need to wait for a reply).
+                if (!std::filesystem::exists(c.socket_path(name))) {
+                    out[key] = nullptr;
+                    continue;
+                }
                 try {
                     auto reply = call(c, name, ipc::status_request_msg{}, std::chrono::milliseconds(2000));
                     out[key] = nlohmann::json::parse(std::get<ipc::status_reply_msg>(reply).json);
