@@ -1,6 +1,6 @@
 // The systemd units of systemd/: the settings the deployment relies on (notify + watchdog, restart on
 // failure, each stage restartable alone, memlock and file limits, the cuzk user and directories, no
-// home paths), and `systemd-analyze verify`.
+// home paths), NUMA placement equal to the example config's, and `systemd-analyze verify`.
 //
 // verify checks that ExecStart's binary exists and is executable, and /usr/local/bin/cuzk-<stage> is not
 // installed on a build machine. So verify runs on copies in a temporary directory whose ExecStart points
@@ -20,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -76,6 +77,36 @@ std::string value(const std::vector<entry>& unit, const std::string& section, co
 std::string stage_of(const std::string& unit) {  // "cuzk-gpud@.service" -> "gpud"
     std::string s = unit.substr(5);
     return s.substr(0, s.find_first_of("@."));
+}
+
+// A key of one section of the example config: its active value when set and non-empty, else the
+// example the file documents beside it ("# numa_node = 0  # example", "cpus = \"\"  # example: \"0-7\"").
+std::optional<std::string> example_value(const std::string& section, const std::string& key) {
+    std::ifstream in(units_dir / "cuzk.example.toml");
+    EXPECT_TRUE(in) << "cannot open systemd/cuzk.example.toml";
+    const std::regex line_re("^\\s*(#\\s*)?" + key + "\\s*=\\s*(\"[^\"]*\"|[0-9]+)(.*)$");
+    const std::regex example_re("#\\s*example:\\s*\"([^\"]*)\"");
+    std::string text, current;
+    std::optional<std::string> active, documented;
+    while (std::getline(in, text)) {
+        if (text.rfind('[', 0) == 0) {
+            current = text.substr(1, text.find(']') - 1);
+            continue;
+        }
+        std::smatch m;
+        if (current != section || !std::regex_match(text, m, line_re)) continue;
+        std::string v = m[2];
+        if (v.front() == '"') v = v.substr(1, v.size() - 2);
+        std::string rest = m[3];
+        if (m[1].matched) {
+            if (!v.empty()) documented = v;
+        } else if (!v.empty()) {
+            active = v;
+        } else if (std::smatch ex; std::regex_search(rest, ex, example_re)) {
+            documented = ex[1];
+        }
+    }
+    return active ? active : documented;
 }
 
 struct run_result {
@@ -161,6 +192,31 @@ TEST(systemd_units, no_home_paths) {
             EXPECT_EQ(text.find("/home"), std::string::npos) << f.path() << ":" << line;
             EXPECT_EQ(text.find("~/"), std::string::npos) << f.path() << ":" << line;
             EXPECT_EQ(text.find("/root"), std::string::npos) << f.path() << ":" << line;
+        }
+    }
+}
+
+TEST(systemd_units, placement_matches_the_example_config) {
+    for (const std::string& name : {std::string("cuzk-synthd.service"), std::string("cuzk-gpud@.service")}) {
+        SCOPED_TRACE(name);
+        const std::string section = stage_of(name);
+        auto node = example_value(section, "numa_node");
+        auto cpus = example_value(section, "cpus");
+        auto u = read_unit(units_dir / name);
+        if (node) {
+            EXPECT_EQ(value(u, "Service", "NUMAPolicy"), "preferred");  // as apply_pinning: prefer, not bind
+            EXPECT_EQ(value(u, "Service", "NUMAMask"), *node);
+        } else {
+            EXPECT_TRUE(values(u, "Service", "NUMAMask").empty());
+        }
+        if (cpus) {
+            std::string list = *cpus;
+            std::replace(list.begin(), list.end(), ',', ' ');
+            EXPECT_EQ(value(u, "Service", "CPUAffinity"), list);
+        } else if (node) {
+            EXPECT_EQ(value(u, "Service", "CPUAffinity"), "numa");  // the node's CPUs, like numa_run_on_node
+        } else {
+            EXPECT_TRUE(values(u, "Service", "CPUAffinity").empty());
         }
     }
 }
