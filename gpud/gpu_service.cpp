@@ -136,8 +136,10 @@ public:
         const auto job = std::to_string(claim.job_id);
         const auto part = std::to_string(claim.partition);
         const auto w = std::to_string(worker), slot = std::to_string(claim.slot);
+        // gpu= lets `cuzk timeline` keep each GPU's lock intervals apart when several gpud run.
+        const auto gpu = std::to_string(config_.gpud.gpu);
         const auto picked = steady::now();
-        tl::emit(tl::event::gpu_pickup, job, {{"partition", part}, {"worker", w}, {"slot", slot}});
+        tl::emit(tl::event::gpu_pickup, job, {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}});
         if (cancelled(claim.job_id)) {
             (void)ring_.release(claim);
             spdlog::info("job {} partition {}: cancelled, slot {} freed unproved", job, part, slot);
@@ -164,16 +166,16 @@ public:
             auto guard = lock_.acquire();
             out.timings.lock_wait_us = us_since(t);
             tl::emit(tl::event::lock_wait, job,
-                     {{"partition", part}, {"worker", w}, {"slot", slot},
+                     {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.lock_wait_us / 1000)}});
             // GPU_START / GPU_END bracket exactly the work under the lock.
-            tl::emit(tl::event::gpu_start, job, {{"partition", part}, {"worker", w}, {"slot", slot}});
+            tl::emit(tl::event::gpu_start, job, {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}});
             state.phase = "kernels";
             t = steady::now();
             backend_->run_kernels(*work);
             out.timings.gpu_us = us_since(t);
             tl::emit(tl::event::gpu_end, job,
-                     {{"partition", part}, {"worker", w}, {"slot", slot},
+                     {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.gpu_us / 1000)}});
             const auto held = guard.release();
             if (held.lost) spdlog::warn("worker {}: the CUDA lock had been taken from this process (judged dead)", worker);
@@ -185,7 +187,7 @@ public:
             std::memcpy(out.proof.data(), bytes.data(), out.proof.size());
             out.timings.tail_us = us_since(t);
             tl::emit(tl::event::tail_end, job,
-                     {{"partition", part}, {"worker", w}, {"slot", slot},
+                     {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.tail_us / 1000)}});
         } catch (const std::exception& e) {
             // A witness or parameter problem is the job's (not retryable); the slot is freed either way.

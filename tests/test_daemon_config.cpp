@@ -42,7 +42,7 @@ TEST(DaemonConfig, DefaultsWorkWithoutAFile) {
 TEST(DaemonConfig, TheDocumentedExampleParses) {
     const auto c = daemon::load_config(CUZK_SOURCE_DIR "/systemd/cuzk.example.toml");
     EXPECT_EQ(c.ring.slots, 4u);
-    EXPECT_EQ(c.runtime.spool_dir, "/var/spool/cuzk");
+    EXPECT_EQ(c.runtime.spool_dir, "/var/lib/cuzk/spool");
     EXPECT_EQ(c.gpud.backend, "cpu");
     EXPECT_FALSE(c.synthd.numa_node.has_value());
 }
