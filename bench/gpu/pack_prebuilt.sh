@@ -10,8 +10,8 @@ set -euo pipefail
 BUILD=$1
 DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
-cp "$BUILD/tests/test_cuda_msm" "$BUILD/tests/test_cuda_ntt" "$BUILD/gpud/cuzk_bench_gpu" "$DEST/"
-for exe in "$DEST"/test_cuda_msm "$DEST"/test_cuda_ntt "$DEST"/cuzk_bench_gpu; do
+cp "$BUILD/tests/test_cuda_msm" "$BUILD/tests/test_cuda_ntt" "$BUILD/tests/test_cuda_backend" "$BUILD/gpud/cuzk_bench_gpu" "$DEST/"
+for exe in "$DEST"/test_cuda_msm "$DEST"/test_cuda_ntt "$DEST"/test_cuda_backend "$DEST"/cuzk_bench_gpu; do
   ldd "$exe" | awk '/=> \// {print $3} $1 ~ /ld-linux/ {print $1}'
 done | sort -u | while read -r lib; do
   case "$(basename "$lib")" in

@@ -4,7 +4,7 @@
 #   bench/gpu/run_h200.sh [PREBUILT_DIR]
 #
 # Without PREBUILT_DIR: configures build-gpu with CUZK_CUDA_ARCHITECTURES=90a, tests on, CPU benchmarks
-# off, and builds only test_cuda_msm, test_cuda_ntt and cuzk_bench_gpu (needs the project's build
+# off, and builds only test_cuda_msm, test_cuda_ntt, test_cuda_backend and cuzk_bench_gpu (needs the project's build
 # dependencies). With PREBUILT_DIR (bench/gpu/pack_prebuilt.sh makes it, for GPU machines without the
 # dependencies): runs the executables there with their libraries; when the machine's C library is
 # older than the one they were built against, through the packed loader and C library.
@@ -15,6 +15,9 @@ OUT=${OUT:-$PWD/gpu-bench-out}
 mkdir -p "$OUT"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_ARGS=${BENCH_ARGS:-}
+# Which benchmarks follow the tests: "kernels" (MSM, NTT, H tables), "partition" (cuzk_bench_gpu --partition:
+# GPU time of a synthetic 32 GiB-shape partition); both by default.
+BENCH_MODES=${BENCH_MODES:-kernels partition}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
 
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >&2
@@ -35,16 +38,16 @@ else
   t0=$(date +%s)
   cmake -S "$SRC" -B "$BIN" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHITECTURES=90a \
     -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=OFF >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
-  cmake --build "$BIN" --target test_cuda_msm test_cuda_ntt cuzk_bench_gpu -j"$(nproc)" >"$OUT/build.log" 2>&1 \
+  cmake --build "$BIN" --target test_cuda_msm test_cuda_ntt test_cuda_backend cuzk_bench_gpu -j"$(nproc)" >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 2; }
   echo "build: $(( $(date +%s) - t0 )) s"
-  for f in test_cuda_msm test_cuda_ntt; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
+  for f in test_cuda_msm test_cuda_ntt test_cuda_backend; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
   ln -sf "$BIN/gpud/cuzk_bench_gpu" "$BIN/cuzk_bench_gpu"
   run() { timeout "$STEP_TIMEOUT" "$@"; }
 fi
 
 status=0
-for t in test_cuda_msm test_cuda_ntt; do
+for t in test_cuda_msm test_cuda_ntt test_cuda_backend; do
   t0=$(date +%s)
   run "$BIN/$t" 2>&1 | tee "$OUT/$t.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED  \]|Failure|error" 
   rc=${PIPESTATUS[0]}
@@ -52,7 +55,13 @@ for t in test_cuda_msm test_cuda_ntt; do
   [ "$rc" = 0 ] || status=1
 done
 
-# shellcheck disable=SC2086
-run "$BIN/cuzk_bench_gpu" $BENCH_ARGS 2>&1 | tee "$OUT/bench.log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
+if [[ " $BENCH_MODES " == *" kernels "* ]]; then
+  # shellcheck disable=SC2086
+  run "$BIN/cuzk_bench_gpu" $BENCH_ARGS 2>&1 | tee "$OUT/bench.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" partition "* ]]; then
+  run "$BIN/cuzk_bench_gpu" --partition 2>&1 | tee "$OUT/bench_partition.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
 exit $status

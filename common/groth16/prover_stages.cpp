@@ -141,10 +141,15 @@ proof finish_proof(const prepared_partition& p, const kernel_results& k, const p
     auto t0 = clock_type::now();
     const ec::g2_jacobian_t b2_acc = msm_over(params.b_g2, p.b_scalars);
     tm.b_g2_msm_s = seconds_since(t0);
+    return blind_proof(k, b2_acc, params.vk, rng, timings);
+}
 
-    t0 = clock_type::now();
+proof blind_proof(const kernel_results& k, const ec::g2_jacobian_t& b2_acc, const verifying_key& vk, rng_fn& rng,
+                  prove_timings* timings) {
+    prove_timings local;
+    prove_timings& tm = timings ? *timings : local;
+    const auto t0 = clock_type::now();
     const ff::fr_t r = ff::fr_t::random(rng), s = ff::fr_t::random(rng);
-    const auto& vk = params.vk;
     using g1j = ec::g1_jacobian_t;
     using g2j = ec::g2_jacobian_t;
     const g1j delta1 = g1j::from_affine(vk.delta_g1);

@@ -64,5 +64,9 @@ kernel_results run_kernels(prepared_partition& p, const parameters& params, prov
 
 proof finish_proof(const prepared_partition& p, const kernel_results& k, const parameters& params, rng_fn& rng,
                    prove_timings* timings = nullptr);
+// finish_proof's tail for a caller that computed the B_G2 multi-exponentiation itself (sum of b_g2 times
+// the b scalars): draws r then s from |rng| and blinds, exactly as finish_proof does.
+proof blind_proof(const kernel_results& k, const ec::g2_jacobian_t& b2_acc, const verifying_key& vk, rng_fn& rng,
+                  prove_timings* timings = nullptr);
 
 }  // namespace cuzk::groth16

@@ -629,6 +629,15 @@ void msm_context<F>::upload_scalars(std::span<const ff::fr_t> sc) {
 }
 
 template <class F>
+void msm_context<F>::upload_scalars_device(const ff::fr_t* dev, size_t n) {
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->scalars.reserve(std::max<size_t>(n, 1));
+    CUDA_OK(cudaMemcpyAsync(impl_->scalars.get(), dev, n * sizeof(ff::fr_t), cudaMemcpyDeviceToDevice, impl_->stream));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+    impl_->n_scalars = n;
+}
+
+template <class F>
 ec::jacobian_t<F> msm_context<F>::run_uploaded(size_t n, msm_report* report, const msm_options& opt) {
     return impl_->run(n, report, opt);
 }

@@ -72,6 +72,10 @@ public:
                           const msm_options& opt = {});
     // Two halves of run(), so the upload can be timed apart from the MSM.
     void upload_scalars(std::span<const ff::fr_t> scalars);
+    // As upload_scalars, from |n| scalars already in device memory of this context's device (e.g. an NTT
+    // slot, ntt_context::device_data): a device-to-device copy, no PCIe. The source must be complete
+    // (its producer synchronised) before the call.
+    void upload_scalars_device(const ff::fr_t* device_scalars, size_t n);
     ec::jacobian_t<F> run_uploaded(size_t n, msm_report* report = nullptr, const msm_options& opt = {});
 
     struct impl;

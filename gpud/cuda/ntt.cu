@@ -350,6 +350,11 @@ void ntt_context::compute_h(std::vector<ff::fr_t>& a, const std::vector<ff::fr_t
 
 void ntt_context::prepare(unsigned log_n) { impl_->prepare(log_n); }
 
+const ff::fr_t* ntt_context::device_data(int s) const {
+    impl_->check_slot(s);
+    return reinterpret_cast<const ff::fr_t*>(impl_->slot[s].get());
+}
+
 void ntt_context::synchronize() {
     CUDA_OK(cudaSetDevice(impl_->device));
     CUDA_OK(cudaStreamSynchronize(impl_->stream));

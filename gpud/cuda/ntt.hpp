@@ -52,6 +52,10 @@ public:
     // Builds the twiddle tables for sizes up to 2^log_n now, so timings exclude it.
     void prepare(unsigned log_n);
     void synchronize();
+    // Device address of a slot's elements (same layout as ff::fr_t), for handing a result to another
+    // kernel (the H coefficients to the H MSM) without a round trip; null before the slot is used. Call
+    // synchronize() first when the reader is on another stream.
+    const ff::fr_t* device_data(int slot) const;
 
     struct impl;
 
