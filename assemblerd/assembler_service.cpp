@@ -153,7 +153,7 @@ private:
             j.request_id = journal::unhex(from_dash(r[6]));
             j.input = r[7];
             try {
-                j.test_input = daemon::read_test_job_input(spool_.root() / j.input);
+                load_input(j, (spool_.root() / j.input).string());
             } catch (const std::exception& e) {
                 // The spool lost the input (deleted by hand?): the job cannot go on, the journal still can.
                 finish(j, job_state::failed, fmt::format("job input lost from the spool: {}", e.what()), ipc::realtime_ms());
@@ -268,9 +268,9 @@ private:
                 return api_->reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, it->second, true});
             }
         }
-        if (m.kind != ipc::proof_kind::test_circuit) {
-            throw input_error(fmt::format("proof kind {} cannot be proved by this build yet: only test-circuit jobs "
-                                          "(the PoRep circuit is not in this build)",
+        if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
+            throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2 and "
+                                          "test-circuit jobs are)",
                                           ipc::to_string(m.kind)));
         }
         if (pending_jobs() >= config_.assemblerd.max_pending_jobs) {
@@ -286,24 +286,42 @@ private:
         j.created_ms = ipc::realtime_ms();
         j.input = spool_.take_input(j.id, m.source, m.c1_path);  // throws input_error naming the file
         try {
-            j.test_input = daemon::read_test_job_input(spool_.root() / j.input);
+            // A C1 is checked here (parse, consistency, registered proof): a bad one is refused now, its
+            // error naming the client's file and the JSON path, not found out partitions later.
+            load_input(j, m.c1_path);
         } catch (...) {
             spool_.remove_job(j.id);
             throw;
         }
-        j.partitions.resize(j.test_input.partitions);
+        j.partitions.resize(j.porep ? j.porep->partitions() : j.test_input.partitions);
         ++next_id_;
         journal_->append(submit_record(j));
         seq_of_[j.id] = seq_++;
         if (!j.request_id.empty()) by_request_[j.request_id] = j.id;
         tl::emit(tl::event::job_submit, std::to_string(j.id),
                  {{"partitions", std::to_string(j.partitions.size())}, {"priority", std::to_string(j.priority)},
-                  {"circuit", j.test_input.circuit}});
-        spdlog::info("job {} submitted: {} x {} (priority {}{})", j.id, j.partitions.size(), j.test_input.circuit,
+                  {"circuit", j.circuit()}});
+        spdlog::info("job {} submitted: {} x {} (priority {}{})", j.id, j.partitions.size(), j.circuit(),
                      j.priority, j.request_id.empty() ? "" : ", request " + j.request_id);
         const auto id = j.id;
         jobs_[id] = std::move(j);
         api_->reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, id, false});
+    }
+
+    // Reads the job's spooled input by its kind; |source| names it in errors (the client's own path at
+    // submission). Throws input_error.
+    void load_input(job& j, const std::string& source) const {
+        const auto path = spool_.root() / j.input;
+        if (j.kind == ipc::proof_kind::porep_c2) {
+            j.porep = daemon::read_porep_job_input(path, source, false);
+        } else {
+            try {
+                j.test_input = daemon::read_test_job_input(path);
+            } catch (const input_error& e) {
+                if (source == path.string()) throw;
+                throw input_error(fmt::format("{} (submitted as {})", e.what(), source));
+            }
+        }
     }
 
     ipc::await_reply_msg reply_for(job& j) {
@@ -484,16 +502,23 @@ private:
     }
 
     // Partitions whose proof does not verify against their own public inputs.
+    // PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with
+    // the vk of the registered proof (<params_dir>/porep_<name>.vk).
     std::vector<std::uint32_t> verify(const job& j) {
-        const auto shape = daemon::circuit_shape(j.test_input.partition_spec(0));
+        const auto shape = j.porep ? j.porep->circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
         auto it = pvks_.find(shape);
         if (it == pvks_.end()) {
-            const auto vk = groth16::read_vk(daemon::vk_path(config_.gpud.params_dir, shape));
+            const auto vk_file = daemon::vk_path(config_.gpud.params_dir, shape);
+            const auto vk = groth16::read_vk(vk_file);
+            if (j.porep && vk.ic.size() != j.porep->proof->public_inputs_per_partition() + 1)
+                throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(),
+                                              j.porep->circuit(), j.porep->proof->public_inputs_per_partition() + 1));
             it = pvks_.emplace(shape, groth16::prepare_verifying_key(vk)).first;
         }
         std::vector<std::uint32_t> invalid;
         for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
-            const auto inputs = circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
+            const auto inputs = j.porep ? j.porep->partition_inputs(p)
+                                        : circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
             const auto& bytes = *j.partitions[p].proof;
             bool ok = false;
             try {
@@ -608,7 +633,7 @@ private:
             nlohmann::json e{{"job", id},
                              {"state", ipc::to_string(job.state)},
                              {"priority", job.priority},
-                             {"circuit", job.test_input.circuit},
+                             {"circuit", job.circuit()},
                              {"partitions_total", job.partitions.size()},
                              {"partitions_done", job.proved()},
                              {"partitions", states}};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/porep_job_input.hpp"
 #include "daemon/test_job_input.hpp"
 #include "ipc/messages.hpp"
 
@@ -30,7 +31,8 @@ struct job {
     std::int32_t priority = 0;
     std::uint64_t created_ms = 0;
     std::string input;  // relative to the spool directory
-    daemon::test_job_input test_input;
+    daemon::test_job_input test_input;           // kind test_circuit
+    std::optional<daemon::porep_job_input> porep;  // kind porep_c2 (public inputs; the C1 is not kept)
     std::vector<partition_progress> partitions;
 
     ipc::job_state state = ipc::job_state::queued;
@@ -38,6 +40,9 @@ struct job {
     std::uint64_t finished_ms = 0;
     bool fetched = false;
     std::uint64_t expires_ms = 0;  // terminal jobs: dropped after this
+
+    // The circuit of its partitions, e.g. "porep:StackedDrg2KiBV1_1" or "mul:64" (status, logs, parameters).
+    std::string circuit() const { return porep ? porep->circuit() : test_input.circuit; }
 
     bool terminal() const {
         return state == ipc::job_state::done || state == ipc::job_state::failed || state == ipc::job_state::cancelled;

@@ -39,6 +39,13 @@ std::shared_ptr<const groth16::parameters> params_store::get(const std::string& 
     if (std::filesystem::exists(params_file)) {
         params = std::make_shared<groth16::parameters>(groth16::read_parameters(params_file));
         spdlog::info("parameters for {} loaded from {}", shape, params_file.string());
+    } else if (shape.starts_with("porep:")) {
+        // PoRep parameters are never made here (minutes and gigabytes even for 2 KiB, and a production
+        // service must prove with the published ones): the partition fails, naming the file.
+        throw input_error(fmt::format("no parameters for {}: {} does not exist (PoRep parameters are read from "
+                                      "[gpud] params_dir as porep_<registered proof>.params and .vk; test ones "
+                                      "come from `cuzk setup --circuit {} --out {}`)",
+                                      shape, params_file.string(), shape, dir_.string()));
     } else {
         auto circuit = circuits::make_circuit(shape);
         spdlog::warn("no {}: generating parameters for {} from random toxic waste (test circuits only, insecure)",

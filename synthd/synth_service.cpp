@@ -15,11 +15,13 @@
 #include "common/daemon/systemd_notify.hpp"
 #include "common/daemon/timeline.hpp"
 #include "common/groth16/proving_assignment.hpp"
+#include "common/porep/porep_circuit.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/event_poll.hpp"
 #include "daemon/instance_lock.hpp"
 #include "daemon/outbox.hpp"
 #include "daemon/partition_witness.hpp"
+#include "daemon/porep_job_input.hpp"
 #include "daemon/request_router.hpp"
 #include "daemon/ring_setup.hpp"
 #include "daemon/service_pulse.hpp"
@@ -85,7 +87,14 @@ public:
         tl::emit(tl::event::synth_start, job, {{"partition", part}, {"worker", std::to_string(worker)}});
         groth16::proving_assignment pa;
         try {
-            circuits::make_circuit(item.circuit_spec)->synthesize(pa);
+            if (item.porep) {
+                const porep::porep_partition_circuit circuit(*item.porep->proof,
+                                                             item.porep->partition_witness(item.partition),
+                                                             item.porep->partition_inputs(item.partition));
+                circuit.synthesize(pa);
+            } else {
+                circuits::make_circuit(item.circuit_spec)->synthesize(pa);
+            }
             pa.finish();
         } catch (const std::exception& e) {
             fail(item, false, fmt::format("synthesis of {} failed: {}", item.circuit_spec, e.what()));
@@ -158,17 +167,37 @@ public:
         return cancelled_.count(job) != 0;
     }
 
+    // A PoRep job's C1, parsed and checked once: later JOB messages of the job (re-dispatches, the rest of
+    // its partitions) use the cached copy. The few most recent jobs are kept (job ids only grow); queued
+    // partitions hold their own reference, so dropping an entry never pulls a C1 from under a worker.
+    std::shared_ptr<const daemon::porep_job_input> porep_input(const ipc::job_msg& m) {
+        if (auto it = porep_cache_.find(m.job_id); it != porep_cache_.end()) return it->second;
+        auto in = std::make_shared<const daemon::porep_job_input>(
+            daemon::read_porep_job_input(m.spool_path, m.spool_path, true));
+        porep_cache_[m.job_id] = in;
+        while (porep_cache_.size() > porep_cache_jobs) porep_cache_.erase(porep_cache_.begin());
+        return in;
+    }
+
     // A JOB: read its input once, queue the listed partitions (all when the list is empty).
     void on_job(daemon::request_router& router, daemon::routed_request& req, const ipc::job_msg& m) {
-        if (m.kind != ipc::proof_kind::test_circuit) {
+        if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
             router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job,
-                               fmt::format("job {}: proof kind {} is not supported by this synthd (test-circuit only)",
+                               fmt::format("job {}: proof kind {} is not supported by this synthd (porep-c2 and "
+                                           "test-circuit only)",
                                            m.job_id, ipc::to_string(m.kind)));
             return;
         }
         daemon::test_job_input input;
+        std::shared_ptr<const daemon::porep_job_input> porep;
         try {
-            input = daemon::read_test_job_input(m.spool_path);
+            if (m.kind == ipc::proof_kind::porep_c2) {
+                porep = porep_input(m);
+                input.circuit = porep->circuit();
+                input.partitions = porep->partitions();
+            } else {
+                input = daemon::read_test_job_input(m.spool_path);
+            }
         } catch (const std::exception& e) {
             for (auto p : m.partitions) results_.push(ipc::partition_failed_msg{m.job_id, p, false, e.what()});
             router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job, e.what());
@@ -190,7 +219,8 @@ public:
                     m.job_id, p, false, fmt::format("partition {} is beyond the job's {}", p, input.partitions)});
                 continue;
             }
-            queued += queue_.push({m.job_id, p, m.priority, input.partition_spec(p)}) ? 1 : 0;
+            auto spec = porep ? input.circuit : input.partition_spec(p);
+            queued += queue_.push({m.job_id, p, m.priority, std::move(spec), porep}) ? 1 : 0;
         }
         spdlog::debug("job {}: {} of {} partitions queued ({} already here)", m.job_id, queued, parts.size(),
                       parts.size() - queued);
@@ -201,6 +231,7 @@ public:
             std::lock_guard lock(cancel_mutex_);
             cancelled_.insert(m.job_id);
         }
+        porep_cache_.erase(m.job_id);
         const auto dropped = queue_.drop_job(m.job_id);
         const auto freed = ring_.discard_ready(m.job_id);
         spdlog::info("job {} cancelled: {} queued partitions dropped, {} ready slots freed", m.job_id, dropped, freed);
@@ -266,6 +297,8 @@ private:
     std::atomic<std::uint64_t> synthesized_{0};
     mutable std::mutex cancel_mutex_;
     std::set<std::uint64_t> cancelled_;
+    static constexpr std::size_t porep_cache_jobs = 4;
+    std::map<std::uint64_t, std::shared_ptr<const daemon::porep_job_input>> porep_cache_;  // main thread only
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -14,13 +15,17 @@
 #include <tuple>
 #include <utility>
 
+#include "daemon/porep_job_input.hpp"
+
 namespace cuzk::synthd {
 
 struct work_item {
     std::uint64_t job_id = 0;
     std::uint32_t partition = 0;
     std::int32_t priority = 0;
-    std::string circuit_spec;  // the partition's circuit ("mul:64@3")
+    std::string circuit_spec;  // the partition's circuit ("mul:64@3", "porep:StackedDrg2KiBV1_1")
+    // PoRep jobs: the job's C1, parsed once and shared by its partitions (null for test circuits).
+    std::shared_ptr<const daemon::porep_job_input> porep;
 };
 
 class work_queue {
