@@ -18,19 +18,25 @@ namespace cuzk::gpud {
 // is uploaded afresh rather than proved against stale points.
 struct cuda_backend::resident_params {
     struct query {
-        const ec::g1_affine_t* host = nullptr;
+        const void* host = nullptr;
         size_t size = 0;
-        std::unique_ptr<cuda::g1_msm_context> ctx;
+        size_t first = 0;  // index of its first point in the context
     };
-    query h, l, a, b_g1;
+    query h, l, a, b_g1, b_g2;
+    std::unique_ptr<cuda::g1_msm_context> g1;
+    std::unique_ptr<cuda::g2_msm_context> g2;  // null when B_G2 runs on the CPU
 
-    static bool same(const query& q, const std::vector<ec::g1_affine_t>& v) {
+    template <class P>
+    static bool same(const query& q, const std::vector<P>& v) {
         return q.host == v.data() && q.size == v.size();
     }
     bool matches(const groth16::parameters& p) const {
-        return same(h, p.h) && same(l, p.l) && same(a, p.a) && same(b_g1, p.b_g1);
+        return same(h, p.h) && same(l, p.l) && same(a, p.a) && same(b_g1, p.b_g1) && (!g2 || same(b_g2, p.b_g2));
     }
-    size_t bytes() const { return (h.size + l.size + a.size + b_g1.size) * 2 * sizeof(ff::fp_t); }
+    size_t bytes() const {
+        return (h.size + l.size + a.size + b_g1.size) * 2 * sizeof(ff::fp_t) +
+               (g2 ? b_g2.size * 2 * sizeof(ff::fp2_t) : 0);
+    }
 };
 
 namespace {
@@ -40,6 +46,7 @@ struct cuda_work final : partition_work {
     groth16::prepared_partition prepared;
     groth16::kernel_results kernels;
     bool kernels_done = false;
+    ec::g2_jacobian_t b2_acc;  // B_G2 when it ran on the GPU
     // Declared last: destroyed first, so a work dropped without finish() waits for its B_G2 thread
     // before the scalars that thread reads go away.
     std::future<ec::g2_jacobian_t> b_g2;
@@ -51,29 +58,26 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void upload(cuda_backend::resident_params::query& q, const std::vector<ec::g1_affine_t>& points, int gpu) {
-    q.host = points.data();
-    q.size = points.size();
-    q.ctx = std::make_unique<cuda::g1_msm_context>(gpu);
-    if (!points.empty()) q.ctx->upload_points(points);
-}
-
-// sum scalars[i] * query[i] on the device; the identity for an empty query.
-ec::g1_jacobian_t msm(cuda_backend::resident_params::query& q, std::span<const ff::fr_t> scalars) {
-    if (scalars.empty()) return ec::g1_jacobian_t::identity();
-    return q.ctx->run(scalars);
+// sum scalars[i] * points[q.first + i] on the device; the identity for an empty query.
+template <class F>
+ec::jacobian_t<F> msm(cuda::msm_context<F>& ctx, const cuda_backend::resident_params::query& q,
+                      std::span<const ff::fr_t> scalars) {
+    if (scalars.empty()) return ec::jacobian_t<F>::identity();
+    ctx.upload_scalars(scalars);
+    return ctx.run_uploaded_range(q.first, scalars.size());
 }
 
 }  // namespace
 
-cuda_backend::cuda_backend(int gpu) : gpu_(gpu) {
+cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu) : gpu_(gpu), b_g2_on_gpu_(b_g2_on_gpu) {
     std::string why;
     const int n = cuda::device_count(&why);
     if (gpu < 0 || gpu >= n)
         throw cuda::cuda_error(fmt::format("[gpud] CUDA backend: GPU {} is not usable ({} device(s){}{})", gpu, n,
                                            why.empty() ? "" : ": ", why));
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
-    spdlog::info("CUDA backend on GPU {}: {}", gpu, cuda::device_description(gpu));
+    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}", gpu, cuda::device_description(gpu),
+                 b_g2_on_gpu ? "GPU" : "CPU");
 }
 
 cuda_backend::~cuda_backend() = default;
@@ -91,20 +95,40 @@ size_t cuda_backend::resident_bytes() const {
 }
 
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
-    auto& slot = resident_[&params];
-    if (slot && slot->matches(params)) return *slot;
-    slot.reset();  // a stale set at this address: free its device memory before the new upload
+    if (auto it = resident_.find(&params); it != resident_.end()) {
+        if (it->second->matches(params)) return *it->second;
+        resident_.erase(it);  // a stale set at this address: free its device memory before the new upload
+    }
     const auto t0 = std::chrono::steady_clock::now();
     auto r = std::make_unique<resident_params>();
-    upload(r->h, params.h, gpu_);
-    upload(r->l, params.l, gpu_);
-    upload(r->a, params.a, gpu_);
-    upload(r->b_g1, params.b_g1, gpu_);
-    spdlog::info("GPU {}: parameters resident ({} h, {} l, {} a, {} b_g1 points, {:.2f} GiB) in {:.2f} s", gpu_,
-                 r->h.size, r->l.size, r->a.size, r->b_g1.size, double(r->bytes()) / double(1ull << 30),
-                 seconds_since(t0));
-    slot = std::move(r);
-    return *slot;
+    size_t next = 0;
+    auto place = [&next](resident_params::query& q, const auto& v) {
+        q.host = v.data();
+        q.size = v.size();
+        q.first = next;
+        next += v.size();
+    };
+    place(r->h, params.h);
+    place(r->l, params.l);
+    place(r->a, params.a);
+    place(r->b_g1, params.b_g1);
+    r->g1 = std::make_unique<cuda::g1_msm_context>(gpu_);
+    r->g1->reserve_points(next);
+    r->g1->upload_points_at(r->h.first, params.h);
+    r->g1->upload_points_at(r->l.first, params.l);
+    r->g1->upload_points_at(r->a.first, params.a);
+    r->g1->upload_points_at(r->b_g1.first, params.b_g1);
+    if (b_g2_on_gpu_) {
+        next = 0;
+        place(r->b_g2, params.b_g2);
+        r->g2 = std::make_unique<cuda::g2_msm_context>(gpu_);
+        r->g2->upload_points(params.b_g2);
+    }
+    spdlog::info("GPU {}: parameters resident ({} h, {} l, {} a, {} b_g1, {} b_g2 points, {:.2f} GiB) in {:.2f} s",
+                 gpu_, r->h.size, r->l.size, r->a.size, r->b_g1.size, r->g2 ? r->b_g2.size : 0,
+                 double(r->bytes()) / double(1ull << 30), seconds_since(t0));
+    // Entered only once complete: an upload that throws (a full device, say) leaves nothing behind.
+    return *(resident_[&params] = std::move(r));
 }
 
 std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_view& w,
@@ -112,13 +136,16 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
     auto work = std::make_unique<cuda_work>();
     work->params = &params;
     work->prepared = groth16::prepare_partition(w, params);
-    // B_G2 on the CPU, overlapping the wait for the lock and the kernels; it reads only b_scalars and
+    // B_G2 on the CPU: overlapping the wait for the lock and the kernels; it reads only b_scalars and
     // params.b_g2, which nothing else writes.
-    const auto* scalars = &work->prepared.b_scalars;
-    const auto* points = &params.b_g2;
-    work->b_g2 = std::async(std::launch::async, [scalars, points] {
-        return msm::multi_exp<ff::fp2_t>(std::span<const ec::g2_affine_t>(*points), std::span<const ff::fr_t>(*scalars));
-    });
+    if (!b_g2_on_gpu_) {
+        const auto* scalars = &work->prepared.b_scalars;
+        const auto* points = &params.b_g2;
+        work->b_g2 = std::async(std::launch::async, [scalars, points] {
+            return msm::multi_exp<ff::fp2_t>(std::span<const ec::g2_affine_t>(*points),
+                                             std::span<const ff::fr_t>(*scalars));
+        });
+    }
     return work;
 }
 
@@ -140,8 +167,8 @@ void cuda_backend::run_kernels(partition_work& work) {
         std::vector<ff::fr_t>().swap(p.h);
         ntt_->compute_h_resident(p.log_m);
         ntt_->synchronize();
-        r.h.ctx->upload_scalars_device(ntt_->device_data(0), m - 1);
-        w.kernels.h_acc = r.h.ctx->run_uploaded(m - 1);
+        r.g1->upload_scalars_device(ntt_->device_data(0), m - 1);
+        w.kernels.h_acc = r.g1->run_uploaded_range(r.h.first, m - 1);
     } else {
         // One row: H = (a b - c) / Z has no coefficient with a point.
         std::vector<ff::fr_t>().swap(p.b);
@@ -149,16 +176,17 @@ void cuda_backend::run_kernels(partition_work& work) {
         std::vector<ff::fr_t>().swap(p.h);
         w.kernels.h_acc = ec::g1_jacobian_t::identity();
     }
-    w.kernels.l_acc = msm(r.l, p.aux);
-    w.kernels.a_acc = msm(r.a, p.a_scalars);
-    w.kernels.b1_acc = msm(r.b_g1, p.b_scalars);
+    w.kernels.l_acc = msm(*r.g1, r.l, p.aux);
+    w.kernels.a_acc = msm(*r.g1, r.a, p.a_scalars);
+    w.kernels.b1_acc = msm(*r.g1, r.b_g1, p.b_scalars);
+    if (r.g2) w.b2_acc = msm(*r.g2, r.b_g2, p.b_scalars);
     w.kernels_done = true;
 }
 
 groth16::proof cuda_backend::finish(partition_work& work, groth16::rng_fn& rng) {
     auto& w = as_cuda(work);
     if (!w.kernels_done) throw std::logic_error("CUDA backend: finish before run_kernels");
-    const ec::g2_jacobian_t b2 = w.b_g2.get();
+    const ec::g2_jacobian_t b2 = w.b_g2.valid() ? w.b_g2.get() : w.b2_acc;
     return groth16::blind_proof(w.kernels, b2, w.params->vk, rng);
 }
 

@@ -59,9 +59,10 @@ proof prove_with(gpud::proving_backend& be, const witness_view& w, const paramet
     return be.finish(*work, rng);
 }
 
-gpud::cuda_backend& gpu_backend() {
-    static gpud::cuda_backend be(0);
-    return be;
+// B_G2 on the GPU (the default) or on a CPU thread.
+gpud::cuda_backend& gpu_backend(bool b_g2_on_gpu = true) {
+    static gpud::cuda_backend on_gpu(0, true), on_cpu(0, false);
+    return b_g2_on_gpu ? on_gpu : on_cpu;
 }
 
 class CudaBackendProof : public ::testing::TestWithParam<std::string> {};
@@ -84,6 +85,8 @@ TEST_P(CudaBackendProof, EqualsCpuBackendByteForByteAndVerifies) {
         const proof got = prove_with(gpu, w, k.setup.params, seed);
         EXPECT_EQ(proof_to_bytes(got), proof_to_bytes(want)) << spec << " seed " << seed;
         EXPECT_TRUE(verify_proof(k.pvk, got, inputs)) << spec << " seed " << seed;
+        const proof got_cpu_g2 = prove_with(gpu_backend(false), w, k.setup.params, seed);
+        EXPECT_EQ(proof_to_bytes(got_cpu_g2), proof_to_bytes(want)) << spec << " seed " << seed << ", B_G2 on the CPU";
     }
     // Different r, s: a different proof, still valid.
     const proof a = prove_with(gpu, w, k.setup.params, 7), b = prove_with(gpu, w, k.setup.params, 8);
@@ -114,7 +117,8 @@ TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
     EXPECT_EQ(be.resident_sets(), 1u);
     const size_t bytes = be.resident_bytes();
     const auto& p = k.setup.params;
-    EXPECT_EQ(bytes, (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * sizeof(ec::g1_affine_t::x) * 2);
+    EXPECT_EQ(bytes, (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * sizeof(ec::g1_affine_t::x) * 2 +
+                         p.b_g2.size() * sizeof(ec::g2_affine_t::x) * 2);
     EXPECT_EQ(proof_to_bytes(prove_with(be, w, p, 5)), proof_to_bytes(p1));
     EXPECT_EQ(be.resident_sets(), 1u);
 

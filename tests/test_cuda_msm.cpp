@@ -204,3 +204,49 @@ TEST_F(CudaMsm, ErrorsAreExceptions) {
         EXPECT_NE(std::string(e.what()).find("cudaGetDeviceProperties"), std::string::npos) << e.what();
     }
 }
+
+namespace {
+
+// Point sets back to back in one context: each range MSM equals the CPU over that set alone.
+template <class F>
+void check_ranges(const affine_t<F>& gen, uint64_t seed) {
+    const std::vector<size_t> sizes = {1000, 1, 3000, 0, 257};
+    std::vector<std::vector<affine_t<F>>> sets;
+    size_t total = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        sets.push_back(make_points(gen, sizes[i], seed + i));
+        total += sizes[i];
+    }
+    cuda::msm_context<F> gpu;
+    gpu.reserve_points(total);
+    std::vector<size_t> first;
+    size_t next = 0;
+    for (const auto& s : sets) {
+        first.push_back(next);
+        gpu.upload_points_at(next, s);
+        next += s.size();
+    }
+    EXPECT_EQ(gpu.size(), total);
+    for (size_t i = 0; i < sets.size(); ++i) {
+        for (shape sh : {shape::random, shape::porep}) {
+            auto sc = make_scalars(sets[i].size(), sh, seed + 100 + i);
+            gpu.upload_scalars(sc);
+            EXPECT_EQ(gpu.run_uploaded_range(first[i], sc.size()),
+                      msm::multi_exp<F>(std::span<const affine_t<F>>(sets[i]), sc))
+                << "set " << i;
+        }
+    }
+    // Past the end of the resident points: an error, and the next plain run starts from point 0 again.
+    std::vector<fr_t> sc(2, fr_t::one());
+    gpu.upload_scalars(sc);
+    EXPECT_THROW(gpu.run_uploaded_range(total - 1, 2), std::invalid_argument);
+    EXPECT_EQ(gpu.run(sc), msm::multi_exp<F>(std::span<const affine_t<F>>(sets[0].data(), 2), sc));
+    EXPECT_THROW(gpu.upload_points_at(total, sets[0]), std::invalid_argument);
+}
+
+TEST_F(CudaMsm, PointSetsBackToBackInOneContext) {
+    check_ranges(g1_generator(), 500);
+    check_ranges(g2_generator(), 600);
+}
+
+}  // namespace

@@ -10,6 +10,9 @@
 
 namespace cuzk::cuda::detail {
 [[noreturn]] inline void throw_cuda(cudaError_t e, const char* what, const char* file, int line) {
+    // Reset the thread's last-error state, so a later launch check does not report this error again (a
+    // sticky error, one that spoils the context, comes back from every later call anyway).
+    (void)cudaGetLastError();
     throw cuda_error(std::string(what) + " failed at " + file + ":" + std::to_string(line) + ": " +
                      cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }

@@ -316,6 +316,7 @@ struct msm_context<F>::impl {
     int device;
     cudaStream_t stream = nullptr;
     size_t n_points = 0;
+    size_t base = 0;  // first resident point of the run in progress (run_uploaded_range)
     device_buffer<point_t> points;
     device_buffer<dev_fr> scalars;
     size_t n_scalars = 0;
@@ -362,10 +363,12 @@ struct msm_context<F>::impl {
 
     ec::jacobian_t<F> run(size_t n, msm_report* report, const msm_options& opt) {
         CUDA_OK(cudaSetDevice(device));
-        if (n > n_points) {
-            throw std::invalid_argument("GPU MSM: " + std::to_string(n) + " scalars but only " +
-                                        std::to_string(n_points) + " resident points");
+        if (base > n_points || n > n_points - base) {
+            throw std::invalid_argument("GPU MSM: " + std::to_string(n) + " scalars from point " +
+                                        std::to_string(base) + " but only " + std::to_string(n_points) +
+                                        " resident points");
         }
+        const point_t* pts = points.get() + base;
         if (n > n_scalars) throw std::invalid_argument("GPU MSM: fewer scalars uploaded than requested");
         msm_report rep;
         ec::jacobian_t<F> result;
@@ -406,7 +409,7 @@ struct msm_context<F>::impl {
             partial.reserve(std::max<size_t>(ones_threads, 1));
             partial2.reserve(std::max<size_t>((ones_threads + GROUP_SUM - 1) / GROUP_SUM, 1));
             sum_indexed_kernel<DF><<<grid_for(ones_threads, 128), 128, 0, stream>>>(
-                points.get(), one_idx.get(), ones, per_thread, partial.get(), ones_threads);
+                pts, one_idx.get(), ones, per_thread, partial.get(), ones_threads);
             CUDA_LAUNCH_OK("sum_indexed_kernel");
             bucket_t* s = group_sums(1, ones_threads);
             host_sums.resize(1);
@@ -455,18 +458,18 @@ struct msm_context<F>::impl {
                     // Same bytes, inlined multiplication (dev_fp_inline).
                     using IF = dev_fp_inline;
                     accumulate_kernel<IF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
-                        reinterpret_cast<const dev_affine<IF>*>(points.get()), keys_sorted.get(), vals_sorted.get(),
+                        reinterpret_cast<const dev_affine<IF>*>(pts), keys_sorted.get(), vals_sorted.get(),
                         total, chunk, c, reinterpret_cast<dev_xyzz<IF>*>(buckets.get()),
                         reinterpret_cast<dev_xyzz<IF>*>(head.get()), head_state.get(),
                         reinterpret_cast<dev_xyzz<IF>*>(tail.get()), tail_bucket.get());
                 } else {
                     accumulate_kernel<DF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
-                        points.get(), keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(),
+                        pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(),
                         head.get(), head_state.get(), tail.get(), tail_bucket.get());
                 }
             } else {
                 accumulate_kernel<DF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
-                    points.get(), keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(),
+                    pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(),
                     head_state.get(), tail.get(), tail_bucket.get());
             }
             CUDA_LAUNCH_OK("accumulate_kernel");
@@ -545,10 +548,29 @@ size_t msm_context<F>::size() const {
 
 template <class F>
 void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
-    using point_t = typename impl::point_t;
-    static_assert(sizeof(point_t) == 2 * sizeof(F));
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(pts.size(), 1));
+    impl_->n_points = 0;
+    upload_points_at(0, pts);
+    impl_->n_points = pts.size();
+}
+
+template <class F>
+void msm_context<F>::reserve_points(size_t n) {
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->points.reserve(std::max<size_t>(n, 1));
+    impl_->n_points = n;
+}
+
+template <class F>
+void msm_context<F>::upload_points_at(size_t first, std::span<const ec::affine_t<F>> pts) {
+    using point_t = typename impl::point_t;
+    static_assert(sizeof(point_t) == 2 * sizeof(F));
+    if (first > impl_->points.capacity() || pts.size() > impl_->points.capacity() - first)
+        throw std::invalid_argument("GPU MSM: points [" + std::to_string(first) + ", " +
+                                    std::to_string(first + pts.size()) + ") beyond the " +
+                                    std::to_string(impl_->points.capacity()) + " reserved");
+    CUDA_OK(cudaSetDevice(impl_->device));
     // Packed x, y per point; the identity becomes x = y = 0. Staged in pieces of 2^16 points.
     const size_t piece = size_t(1) << 16;
     std::vector<point_t> stage(std::min(pts.size(), piece));
@@ -563,9 +585,12 @@ void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
                 std::memcpy(static_cast<void*>(&stage[i].y), &p.y, sizeof(F));
             }
         }
-        CUDA_OK(cudaMemcpy(impl_->points.get() + lo, stage.data(), cnt * sizeof(point_t), cudaMemcpyHostToDevice));
+        // On the context's stream, waited for: a plain cudaMemcpy from pageable memory may return before
+        // its DMA lands, and kernels on a non-blocking stream do not wait for it (nor may |stage| be reused).
+        CUDA_OK(cudaMemcpyAsync(impl_->points.get() + first + lo, stage.data(), cnt * sizeof(point_t),
+                                cudaMemcpyHostToDevice, impl_->stream));
+        CUDA_OK(cudaStreamSynchronize(impl_->stream));
     }
-    impl_->n_points = pts.size();
 }
 
 template <class F>
@@ -624,7 +649,10 @@ template <class F>
 void msm_context<F>::upload_scalars(std::span<const ff::fr_t> sc) {
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->scalars.reserve(std::max<size_t>(sc.size(), 1));
-    CUDA_OK(cudaMemcpy(impl_->scalars.get(), sc.data(), sc.size() * sizeof(ff::fr_t), cudaMemcpyHostToDevice));
+    // Ordered with the MSM kernels on the context's stream and complete on return (see upload_points_at).
+    CUDA_OK(cudaMemcpyAsync(impl_->scalars.get(), sc.data(), sc.size() * sizeof(ff::fr_t), cudaMemcpyHostToDevice,
+                            impl_->stream));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
     impl_->n_scalars = sc.size();
 }
 
@@ -639,6 +667,17 @@ void msm_context<F>::upload_scalars_device(const ff::fr_t* dev, size_t n) {
 
 template <class F>
 ec::jacobian_t<F> msm_context<F>::run_uploaded(size_t n, msm_report* report, const msm_options& opt) {
+    return impl_->run(n, report, opt);
+}
+
+template <class F>
+ec::jacobian_t<F> msm_context<F>::run_uploaded_range(size_t first_point, size_t n, msm_report* report,
+                                                     const msm_options& opt) {
+    struct reset {
+        size_t& b;
+        ~reset() { b = 0; }
+    } r{impl_->base};
+    impl_->base = first_point;
     return impl_->run(n, report, opt);
 }
 

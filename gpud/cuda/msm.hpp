@@ -62,6 +62,11 @@ public:
     // points on the curve with distinct x): Q_i = seeds[i mod 1024] + seeds[1024 + (i / 1024) mod 1024]
     // for i < 2^20, then P_i = Q_(i mod 2^20) + seeds[2048 + i / 2^20]; one affine addition (one
     // inversion) per point.
+    // Several point sets in one context (one set of scratch buffers for all): reserve_points(total) makes
+    // room for |total| points (contents undefined until written; earlier points are lost), upload_points_at
+    // writes |points| from index |first|, and run_uploaded_range runs over the points from |first_point|.
+    void reserve_points(size_t total);
+    void upload_points_at(size_t first, std::span<const ec::affine_t<F>> points);
     void generate_points(size_t n, std::span<const ec::affine_t<F>> seeds);
     // Copies the resident points back (for checks of generated points against the CPU).
     std::vector<ec::affine_t<F>> download_points() const;
@@ -77,6 +82,9 @@ public:
     // (its producer synchronised) before the call.
     void upload_scalars_device(const ff::fr_t* device_scalars, size_t n);
     ec::jacobian_t<F> run_uploaded(size_t n, msm_report* report = nullptr, const msm_options& opt = {});
+    // sum_(i < n) scalars[i] * points[first_point + i], with the scalars uploaded.
+    ec::jacobian_t<F> run_uploaded_range(size_t first_point, size_t n, msm_report* report = nullptr,
+                                         const msm_options& opt = {});
 
     struct impl;
 

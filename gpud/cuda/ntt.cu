@@ -297,7 +297,11 @@ void ntt_context::load(int s, std::span<const ff::fr_t> x) {
     log2_exact(x.size());
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->slot[s].reserve(x.size());
-    CUDA_OK(cudaMemcpy(impl_->slot[s].get(), x.data(), x.size() * sizeof(ff::fr_t), cudaMemcpyHostToDevice));
+    // On the NTT stream, waited for: a plain cudaMemcpy from pageable memory may return before its DMA
+    // lands, and the transforms run on a non-blocking stream that does not wait for it.
+    CUDA_OK(cudaMemcpyAsync(impl_->slot[s].get(), x.data(), x.size() * sizeof(ff::fr_t), cudaMemcpyHostToDevice,
+                            impl_->stream));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
 }
 
 void ntt_context::store(int s, std::span<ff::fr_t> x) {
