@@ -133,4 +133,25 @@ TEST_F(PorepRoundTrip, BadInputExitsTwoNamingTheFlag) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
 }
 
+// One label of the C1 flipped (a row of the challenged node's column): prove-c2 refuses the C1 with
+// an error naming the JSON path, before any proving, and writes no proof.
+TEST_F(PorepRoundTrip, FlippedLabelIsRefusedWithItsJsonPath) {
+    ASSERT_EQ(seal_.exit_code, 0) << seal_.output;
+    ASSERT_EQ(setup_.exit_code, 0) << setup_.output;
+    std::ifstream in(dir_ / "c1.json");
+    nlohmann::json c1 = nlohmann::json::parse(in);
+    auto& row = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0][0]["replica_column_proofs"]["c_x"]["column"]["rows"][1];
+    row[0] = row[0].get<int>() ^ 1;
+    {
+        std::ofstream(dir_ / "flipped.json") << c1.dump();
+    }
+    auto r = run("prove-c2 --c1 " + (dir_ / "flipped.json").string() + " --params " +
+                 (dir_ / "porep_StackedDrg2KiBV1_1.params").string() + " --out " + (dir_ / "flipped.bin").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("$.vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x: the column's hash"),
+              std::string::npos)
+        << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / "flipped.bin"));
+}
+
 }  // namespace
