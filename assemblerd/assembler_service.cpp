@@ -7,9 +7,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "assemblerd/job.hpp"
 #include "assemblerd/journal.hpp"
@@ -52,6 +56,111 @@ struct waiter {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 std::string from_dash(const std::string& s) { return s == "-" ? "" : s; }
 
+// Verification of assembled proofs, off the main loop (a PoRep job of 10 partitions takes a while: the API
+// and the stages' results keep flowing meanwhile). One thread, jobs in completion order; the verifying keys
+// stay prepared per shape. The loop hands a copy of the job in and takes outcomes back.
+class proof_verifier {
+public:
+    struct outcome {
+        std::uint64_t job_id = 0;
+        std::vector<std::uint32_t> invalid;  // partitions whose proof does not verify
+        std::string error;                   // verification could not run (vk missing or unfit, ...)
+    };
+
+    explicit proof_verifier(std::filesystem::path params_dir)
+        : params_dir_(std::move(params_dir)), thread_([this] { loop(); }) {}
+    ~proof_verifier() {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+
+    void submit(job j) {
+        {
+            std::lock_guard lock(mutex_);
+            tasks_.push_back(std::move(j));
+        }
+        cv_.notify_all();
+    }
+    std::vector<outcome> take() {
+        std::lock_guard lock(mutex_);
+        return std::exchange(done_, {});
+    }
+    std::size_t busy() const {
+        std::lock_guard lock(mutex_);
+        return tasks_.size() + running_;
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            job j;
+            {
+                std::unique_lock lock(mutex_);
+                cv_.wait(lock, [&] { return stop_ || !tasks_.empty(); });
+                if (stop_) return;
+                j = std::move(tasks_.front());
+                tasks_.pop_front();
+                running_ = 1;
+            }
+            outcome o{j.id, {}, {}};
+            try {
+                o.invalid = verify(j);
+            } catch (const std::exception& e) {
+                o.error = e.what();
+            }
+            std::lock_guard lock(mutex_);
+            running_ = 0;
+            done_.push_back(std::move(o));
+        }
+    }
+
+    // Partitions whose proof does not verify against their own public inputs.
+    // PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with
+    // the vk of the registered proof (<params_dir>/porep_<name>.vk).
+    std::vector<std::uint32_t> verify(const job& j) {
+        const auto shape = j.porep ? j.porep->circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
+        auto it = pvks_.find(shape);
+        if (it == pvks_.end()) {
+            const auto vk_file = daemon::vk_path(params_dir_, shape);
+            const auto vk = groth16::read_vk(vk_file);
+            if (j.porep && vk.ic.size() != j.porep->proof->public_inputs_per_partition() + 1)
+                throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(),
+                                              j.porep->circuit(), j.porep->proof->public_inputs_per_partition() + 1));
+            it = pvks_.emplace(shape, groth16::prepare_verifying_key(vk)).first;
+        }
+        std::vector<std::uint32_t> invalid;
+        for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
+            const auto inputs = j.porep ? j.porep->partition_inputs(p)
+                                        : circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
+            const auto& bytes = *j.partitions[p].proof;
+            bool ok = false;
+            try {
+                const auto pi = groth16::proof_from_bytes(
+                    std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+                ok = groth16::verify_proof(it->second, pi, inputs);
+            } catch (const std::exception& e) {
+                spdlog::error("job {} partition {}: proof does not decode: {}", j.id, p, e.what());
+            }
+            if (!ok) invalid.push_back(p);
+        }
+        return invalid;
+    }
+
+    const std::filesystem::path params_dir_;
+    std::map<std::string, groth16::prepared_verifying_key> pvks_;  // verifier thread only
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<job> tasks_;
+    std::vector<outcome> done_;
+    std::size_t running_ = 0;
+    bool stop_ = false;
+    std::thread thread_;  // last: starts after the members it uses
+};
+
 class assembler_service {
 public:
     explicit assembler_service(const daemon::config& c)
@@ -75,6 +184,9 @@ public:
         api_ = &api;
         synthd_ = &synthd;
         gpud_ = &gpud;
+        // Jobs whose last proof was journaled before the previous process could finish them.
+        for (auto& [id, j] : jobs_)
+            if (!j.terminal() && !j.partitions.empty() && j.proved() == j.partitions.size()) complete(j);
         daemon::notify_ready();
         daemon::service_pulse pulse;
         spdlog::info("assemblerd serving on {} ({} jobs recovered, dispatch window {}, verify {})",
@@ -100,6 +212,7 @@ public:
             }
             drain_replies(synthd, "synthd");
             drain_replies(gpud, "gpud");
+            for (const auto& o : verifier_.take()) on_verified(o);
             dispatch();
             const auto now = ipc::realtime_ms();
             answer_expired_waiters(now);
@@ -476,18 +589,24 @@ private:
         if (j->proved() == j->partitions.size()) complete(*j);
     }
 
+    // All partitions proved: verified on the verifier's thread (when configured), finished in on_verified.
     void complete(job& j) {
-        std::vector<std::uint32_t> invalid;
-        if (config_.assemblerd.verify) {
-            try {
-                invalid = verify(j);
-            } catch (const std::exception& e) {
-                return fail_job(j, fmt::format("verification could not run: {}", e.what()));
-            }
-        }
-        if (!invalid.empty()) {
-            return fail_job(j, fmt::format("partition proofs {} do not verify", fmt::join(invalid, ", ")));
-        }
+        if (!config_.assemblerd.verify) return finish_done(j);
+        j.verifying = true;
+        verifier_.submit(j);
+    }
+
+    void on_verified(const proof_verifier::outcome& o) {
+        job* j = live_job(o.job_id);  // cancelled (or expired) meanwhile: nothing to do
+        if (!j || !j->verifying) return;
+        j->verifying = false;
+        if (!o.error.empty()) return fail_job(*j, fmt::format("verification could not run: {}", o.error));
+        if (!o.invalid.empty())
+            return fail_job(*j, fmt::format("partition proofs {} do not verify", fmt::join(o.invalid, ", ")));
+        finish_done(*j);
+    }
+
+    void finish_done(job& j) {
         std::vector<std::byte> proof;
         for (const auto& p : j.partitions) proof.insert(proof.end(), p.proof->begin(), p.proof->end());
         spool_.write_result(j.id, proof);
@@ -499,38 +618,6 @@ private:
         spdlog::info("job {} done: {} partitions{} in {} ms", j.id, j.partitions.size(),
                      config_.assemblerd.verify ? ", verified" : "", now - j.created_ms);
         answer_waiters(j);
-    }
-
-    // Partitions whose proof does not verify against their own public inputs.
-    // PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with
-    // the vk of the registered proof (<params_dir>/porep_<name>.vk).
-    std::vector<std::uint32_t> verify(const job& j) {
-        const auto shape = j.porep ? j.porep->circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
-        auto it = pvks_.find(shape);
-        if (it == pvks_.end()) {
-            const auto vk_file = daemon::vk_path(config_.gpud.params_dir, shape);
-            const auto vk = groth16::read_vk(vk_file);
-            if (j.porep && vk.ic.size() != j.porep->proof->public_inputs_per_partition() + 1)
-                throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(),
-                                              j.porep->circuit(), j.porep->proof->public_inputs_per_partition() + 1));
-            it = pvks_.emplace(shape, groth16::prepare_verifying_key(vk)).first;
-        }
-        std::vector<std::uint32_t> invalid;
-        for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
-            const auto inputs = j.porep ? j.porep->partition_inputs(p)
-                                        : circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
-            const auto& bytes = *j.partitions[p].proof;
-            bool ok = false;
-            try {
-                const auto pi = groth16::proof_from_bytes(
-                    std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-                ok = groth16::verify_proof(it->second, pi, inputs);
-            } catch (const std::exception& e) {
-                spdlog::error("job {} partition {}: proof does not decode: {}", j.id, p, e.what());
-            }
-            if (!ok) invalid.push_back(p);
-        }
-        return invalid;
     }
 
     void fail_job(job& j, std::string error) {
@@ -623,6 +710,7 @@ private:
         j["pending_jobs"] = pending_jobs();
         j["max_pending_jobs"] = config_.assemblerd.max_pending_jobs;
         j["duplicate_partition_proofs"] = duplicates_;
+        j["verifying_jobs"] = verifier_.busy();
         auto& list = j["jobs"] = nlohmann::json::array();
         for (const auto& [id, job] : jobs_) {
             std::map<std::string, int> states;
@@ -657,8 +745,8 @@ private:
     std::uint64_t next_id_ = 1;
     std::uint64_t duplicates_ = 0;
     std::vector<waiter> waiters_;
-    std::map<std::string, groth16::prepared_verifying_key> pvks_;
     std::pair<std::int32_t, std::uint64_t> synthd_identity_{0, 0}, gpud_identity_{0, 0};
+    proof_verifier verifier_{config_.gpud.params_dir};
     daemon::request_router* api_ = nullptr;
     zmq::socket_t* synthd_ = nullptr;
     zmq::socket_t* gpud_ = nullptr;

@@ -36,6 +36,7 @@ struct job {
     std::vector<partition_progress> partitions;
 
     ipc::job_state state = ipc::job_state::queued;
+    bool verifying = false;  // all partitions proved, the assembled proof with the verifier (not journaled)
     std::string error;
     std::uint64_t finished_ms = 0;
     bool fetched = false;

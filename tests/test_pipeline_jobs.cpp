@@ -1,11 +1,13 @@
 // The three daemons as real processes: jobs of several partitions come back with every partition proof
 // valid; a repeated request id returns the same job; malformed and unsupported requests get error replies
-// and the daemons keep serving; max_pending_jobs gives queue_full.
+// and the daemons keep serving; proofs that do not verify fail their job (verified off assemblerd's loop) and
+// the service goes on; max_pending_jobs gives queue_full.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <zmq.hpp>
 
+#include "common/groth16/setup.hpp"
 #include "support/pipeline.hpp"
 
 using namespace cuzk;
@@ -60,14 +62,17 @@ TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
         EXPECT_EQ(std::get<ipc::error_reply_msg>(m).code, ipc::error_code::bad_request);
         EXPECT_NE(std::get<ipc::error_reply_msg>(m).text.find("magic"), std::string::npos);
     }
-    // Well-formed but wrong: an input file that does not exist, a kind not supported, a bad test job.
+    // Well-formed but wrong: an input file that does not exist, a PoRep job whose file is not a C1, a bad
+    // test job.
     auto missing = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
                                                           "/nonexistent/job.json"});
     ASSERT_TRUE(missing && std::holds_alternative<ipc::error_reply_msg>(*missing));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*missing).text.find("/nonexistent/job.json"), std::string::npos);
-    auto porep = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::porep_c2, 0, ipc::c1_source::path,
-                                                        sut.write_job("mul:8", 1, 1)});
+    const auto not_c1 = sut.write_job("mul:8", 1, 1);
+    auto porep = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::porep_c2, 0, ipc::c1_source::path, not_c1});
     ASSERT_TRUE(porep && std::holds_alternative<ipc::error_reply_msg>(*porep));
+    EXPECT_NE(std::get<ipc::error_reply_msg>(*porep).text.find(not_c1), std::string::npos)
+        << std::get<ipc::error_reply_msg>(*porep).text;
     const auto bad_job = (sut.dir() / "bad.json").string();
     std::ofstream(bad_job) << R"({"circuit": "nope:3", "partitions": 2})";
     auto bad = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path, bad_job});
@@ -80,6 +85,26 @@ TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
     // Still serving: a job goes through.
     const auto id = sut.submit_ok("mul:64", 2, 5);
     sut.expect_valid(sut.await(id), "mul:64", 2, 5);
+}
+
+TEST(PipelineJobs, ProofsThatDoNotVerifyFailTheJobAndTheServiceGoesOn) {
+    pipeline sut;
+    // mul:32's parameters from one setup, its vk from another: every partition proof is a good proof that
+    // the assembler's vk rejects.
+    const auto dir = sut.config().gpud.params_dir;
+    std::filesystem::create_directories(dir);
+    const auto circuit = circuits::make_circuit("mul:32");
+    groth16::write_parameters(daemon::params_path(dir, "mul:32"), groth16::generate_random_parameters(*circuit).params);
+    groth16::write_vk(daemon::vk_path(dir, "mul:32"), groth16::generate_random_parameters(*circuit).params.vk);
+    sut.start_all();
+    const auto bad = sut.await(sut.submit_ok("mul:32", 2, 3));
+    EXPECT_EQ(bad.state, ipc::job_state::failed);
+    EXPECT_NE(bad.error.find("partition proofs 0, 1 do not verify"), std::string::npos) << bad.error;
+    EXPECT_TRUE(bad.proof.empty());
+    const auto good = sut.await(sut.submit_ok("mul:16", 2, 3));
+    sut.expect_valid(good, "mul:16", 2, 3);
+    const auto status = nlohmann::json::parse(sut.status_text());
+    EXPECT_EQ(status["verifying_jobs"], 0);
 }
 
 TEST(PipelineJobs, MaxPendingJobsGivesQueueFull) {
