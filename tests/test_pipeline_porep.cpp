@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "support/pipeline.hpp"
@@ -38,10 +39,23 @@ result cuzk_cli(const std::string& args) {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-// `cuzk down` however the test ends.
+// `cuzk down` however the test ends; on a failure the daemons' logs (cuzk up writes <runtime dir>/logs/) are
+// printed first.
 struct daemons_up {
     std::string cfg;
-    ~daemons_up() { (void)cuzk_cli("down " + cfg); }
+    std::filesystem::path logs;
+    ~daemons_up() {
+        (void)cuzk_cli("down " + cfg);
+        if (!::testing::Test::HasFailure()) return;
+        for (const auto* stage : {"assemblerd", "synthd", "gpud"}) {
+            std::ifstream in(logs / (std::string(stage) + ".log"));
+            std::stringstream text;
+            text << in.rdbuf();
+            const auto t = text.str();
+            std::fprintf(stderr, "---- %s.log (last 4000 bytes) ----\n%s\n", stage,
+                         t.substr(t.size() > 4000 ? t.size() - 4000 : 0).c_str());
+        }
+    }
 };
 
 TEST(PipelinePorep, C1ThroughTheDaemonsVerifiesWithVerifySeal) {
@@ -70,7 +84,7 @@ TEST(PipelinePorep, C1ThroughTheDaemonsVerifiesWithVerifySeal) {
     const auto flipped = dir / "flipped.json";
     std::ofstream(flipped) << c1.dump();
 
-    daemons_up guard{cfg};
+    daemons_up guard{cfg, sut.config().runtime.dir / "logs"};
     auto up = cuzk_cli("up " + cfg);
     ASSERT_EQ(up.code, 0) << up.out;
 
