@@ -16,7 +16,8 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libcli11-dev nlohmann-json3-dev libsimdjson-dev   # command lines, JSON (simdjson for C1 files)
   libtomlplusplus-dev                               # TOML config files
   libnuma-dev libsystemd-dev                        # NUMA pinning, sd_notify
-  libssl-dev)                                       # SHA256 for native hashing
+  libssl-dev                                        # SHA256 for native hashing
+  systemd)                                          # systemd-analyze verifies the unit files in the tests
 
 install_missing() {
   local missing=()
