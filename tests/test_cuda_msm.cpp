@@ -140,17 +140,20 @@ TEST_F(CudaMsm, G1TuningKnobsKeepTheResult) {
     cuda::g1_msm_context gpu;
     gpu.upload_points(pts);
     uint64_t seed = 250;
-    for (bool inl : {false, true}) {
+    for (unsigned variant : {1u, 2u, 3u, 4u, 5u}) {
         for (unsigned chunk : {1u, 3u, 64u, 256u}) {
             cuda::msm_options opt;
-            opt.inline_field = inl;
+            opt.accumulate_variant = variant;
             opt.chunk = chunk;
-            opt.block = chunk == 3 ? 64 : 256;
             opt.timing = chunk == 64;
             check(gpu, pts, pts.size(), shape::random, ++seed, opt);
             check(gpu, pts, pts.size(), shape::repeated, ++seed, opt);
         }
     }
+    cuda::msm_options bad;
+    bad.accumulate_variant = 9;
+    std::vector<fr_t> sc(pts.size(), fr_t::one() + fr_t::one());
+    EXPECT_THROW(gpu.run(sc, nullptr, bad), std::invalid_argument);
 }
 
 TEST_F(CudaMsm, G1ZeroOneOnlyAndAllZero) {

@@ -19,7 +19,11 @@
 // assumed (a: every input and aux variable; b_g1: what the 47 GiB .params file leaves, 96 a + 288 b bytes).
 // Points kept as the backend keeps them (h, l, a, b_g1 in one G1 context, b_g2 in a G2 context); B_G2 on the
 // GPU as the backend does by default, and the CPU rate at 2^20 for comparison. The host-to-device copies of
-// the rows and scalars (pageable memory) are timed apart from the kernels.
+// the rows (three host vectors, as the backend's rows a, b, c) and the L, A, B scalars are timed apart from the
+// kernels, twice per rep: from pageable memory (the backend before pinning, or with a range it could not pin)
+// and from the same vectors page-locked by cuda::host_pin (host_pin.hpp), as the backend pins them in prepare;
+// the registration and unregistration are timed too, as CPU time (the backend pays them outside the CUDA
+// lock, in prepare and finish). Once, after the warm-up's pinned copy, row a is read back and compared.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,6 +39,7 @@
 
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "tests/support/curve_points.hpp"
@@ -169,8 +174,14 @@ int partition_bench(int argc, char** argv) {
     auto aux = make_scalars(n_l, true, 21);
     auto a_sc = make_scalars(n_a, true, 22);
     auto b_sc = make_scalars(n_b, true, 23);
-    std::vector<fr_t> rows = make_scalars(m, false, 24);
+    // Three row vectors as the backend has them (rows a, b, c of prepared_partition): three ranges to pin.
+    std::vector<fr_t> row_a = make_scalars(m, false, 24);
+    std::vector<fr_t> row_b = row_a, row_c = row_a;
     record("partition: host scalars made (CPU)", now_ms() - t0, "not GPU time");
+    const std::vector<fr_t>* const rows[3] = {&row_a, &row_b, &row_c};
+    const double gib = double(1ull << 30);
+    const double rows_gib = 3.0 * double(m) * sizeof(fr_t) / gib;
+    const double scalars_gib = double(n_l + n_a + n_b) * sizeof(fr_t) / gib;  // B uploaded twice, pinned once
 
     {
         // As the backend keeps them: h, l, a, b_g1 back to back in one G1 context (one set of scratch
@@ -184,7 +195,7 @@ int partition_bench(int argc, char** argv) {
         auto seeds = seeds_for<ff::fp_t>(n_g1, 31);
         t0 = now_ms();
         g1.generate_points(n_g1, seeds);
-        char note[200];
+        char note[400];
         std::snprintf(note, sizeof note, "%.1f GiB of G1 points resident; device memory in use %.1f GiB",
                       double(n_g1) * 96 / double(1ull << 30), device_used_gib());
         record("partition: G1 points generated on GPU", now_ms() - t0, note);
@@ -196,12 +207,16 @@ int partition_bench(int argc, char** argv) {
         record("partition: G2 points generated on GPU", now_ms() - t0, note);
 
         std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total;
+        // Pinned: copies (rows, L + B_G2, A, B), registration (rows, L, A, B) and unregistration.
+        std::vector<double> p_rows, p_lup, p_aup, p_bup, r_rows, r_l, r_a, r_b, r_unpin;
+        std::string pin_refused;  // the first refusal, if the driver would not pin a range
+        bool readback_ok = true;
         double peak = 0;
         for (int rep = 0; rep <= reps; ++rep) {  // rep 0 is the warm-up
             // Transfers of the real backend: rows a, b, c from pageable host memory (the scalars' uploads
             // are timed below, apart from the MSMs).
             double tr = time_ms([&] {
-                for (int sl = 0; sl < 3; ++sl) ntt.load(sl, rows);
+                for (int sl = 0; sl < 3; ++sl) ntt.load(sl, *rows[sl]);
                 ntt.synchronize();
             });
             for (int sl = 0; sl < 3; ++sl) ntt.fill_random(sl, L, 1000 + 3 * rep + sl);
@@ -225,14 +240,50 @@ int partition_bench(int argc, char** argv) {
             double tb2 = time_ms([&] { g2.run_uploaded(n_b); });
             const double kern = th + thm + tl + ta + tb + tb2;
             peak = std::max(peak, device_used_gib());
+
+            // The same copies from the same vectors page-locked, as the backend does: pinned in prepare (CPU,
+            // before the lock), copied under the lock, unpinned in finish (after it).
+            std::vector<cuda::host_pin> pins;
+            auto pin = [&](const std::vector<fr_t>& v) {
+                pins.emplace_back(0, v.data(), v.size() * sizeof(fr_t));
+                if (!pins.back().pinned() && pin_refused.empty()) pin_refused = pins.back().error();
+            };
+            double pr = time_ms([&] {
+                for (const auto* r : rows) pin(*r);
+            });
+            double pl = time_ms([&] { pin(aux); });
+            double pa = time_ms([&] { pin(a_sc); });
+            double pb = time_ms([&] { pin(b_sc); });
+            double trp = time_ms([&] {
+                for (int sl = 0; sl < 3; ++sl) ntt.load(sl, *rows[sl]);
+                ntt.synchronize();
+            });
+            if (rep == 0) {
+                // Row a back from the device: the pinned copy carried the same bytes.
+                std::vector<fr_t> back(m);
+                ntt.store(0, back);
+                readback_ok = back == row_a;
+            }
+            double lupp = time_ms([&] { g1.upload_scalars(aux); });
+            double aupp = time_ms([&] { g1.upload_scalars(a_sc); });
+            double bupp = time_ms([&] { g1.upload_scalars(b_sc); });
+            double bupp2 = time_ms([&] { g2.upload_scalars(b_sc); });
+            double tun = time_ms([&] {
+                for (auto& p : pins) p.unpin();
+            });
             std::printf("  rep %d: H %.1f, H MSM %.1f, L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f ms (kernels %.1f); transfers:"
-                        " rows %.1f, L %.1f, A %.1f, B %.1f + %.1f ms; device memory in use %.1f GiB\n",
-                        rep, th, thm, tl, ta, tb, tb2, kern, tr, lup, aup, bup, bup2, device_used_gib());
+                        " rows %.1f, L %.1f, A %.1f, B %.1f + %.1f ms; device memory in use %.1f GiB\n"
+                        "         pinned transfers: rows %.1f, L %.1f, A %.1f, B %.1f + %.1f ms; pin (CPU) rows %.1f,"
+                        " L %.1f, A %.1f, B %.1f ms, unpin %.1f ms%s\n",
+                        rep, th, thm, tl, ta, tb, tb2, kern, tr, lup, aup, bup, bup2, device_used_gib(), trp, lupp,
+                        aupp, bupp, bupp2, pr, pl, pa, pb, tun, pin_refused.empty() ? "" : " (a range NOT pinned)");
             std::fflush(stdout);
             if (rep == 0) continue;
             t_rows.push_back(tr), t_h.push_back(th), t_hmsm.push_back(thm), t_lup.push_back(lup + bup2), t_l.push_back(tl);
             t_aup.push_back(aup), t_a.push_back(ta), t_bup.push_back(bup), t_b.push_back(tb), t_b2.push_back(tb2);
             t_total.push_back(kern);
+            p_rows.push_back(trp), p_lup.push_back(lupp + bupp2), p_aup.push_back(aupp), p_bup.push_back(bupp);
+            r_rows.push_back(pr), r_l.push_back(pl), r_a.push_back(pa), r_b.push_back(pb), r_unpin.push_back(tun);
         }
         const double kern = median(t_total);
         snprintf(note, sizeof note, "median of %d; target <= 600 ms: %s; device memory in use %.1f GiB", reps,
@@ -248,6 +299,30 @@ int partition_bench(int argc, char** argv) {
         snprintf(note, sizeof note, "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pageable host memory",
                  median(t_rows), median(t_lup), median(t_aup), median(t_bup));
         record("partition: host-to-device copies", xfer, note);
+        const double xfer_p = median(p_rows) + median(p_lup) + median(p_aup) + median(p_bup);
+        const double copied_gib = rows_gib + scalars_gib + double(n_b) * sizeof(fr_t) / gib;
+        snprintf(note, sizeof note,
+                 "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pinned host memory (host_pin); "
+                 "%.1f GiB at %.1f GiB/s (pageable: %.1f GiB/s); row a read back %s%s%s",
+                 median(p_rows), median(p_lup), median(p_aup), median(p_bup), copied_gib, copied_gib / (xfer_p / 1e3),
+                 copied_gib / (xfer / 1e3), readback_ok ? "equal" : "DIFFERENT",
+                 pin_refused.empty() ? "" : "; NOT all pinned: ", pin_refused.c_str());
+        record("partition: host-to-device copies, pinned", xfer_p, note);
+        const double reg = median(r_rows) + median(r_l) + median(r_a) + median(r_b);
+        snprintf(note, sizeof note,
+                 "CPU, outside the CUDA lock (gpud: in prepare); cudaHostRegister of rows a,b,c %.0f + L %.0f + A %.0f"
+                 " + B %.0f ms; %.1f GiB at %.1f GiB/s",
+                 median(r_rows), median(r_l), median(r_a), median(r_b), rows_gib + scalars_gib,
+                 (rows_gib + scalars_gib) / (reg / 1e3));
+        record("partition: pinning the copied ranges", reg, note);
+        record("partition: unpinning them", median(r_unpin),
+               "CPU, outside the CUDA lock (gpud: in finish); cudaHostUnregister of the 6 ranges");
+        snprintf(note, sizeof note, "kernels %.0f + pageable copies %.0f ms", kern, xfer);
+        record("partition: GPU work under the lock, pageable copies", kern + xfer, note);
+        snprintf(note, sizeof note, "kernels %.0f + pinned copies %.0f ms; pinning %.0f + unpinning %.0f ms moved"
+                 " to the CPU outside the lock", kern, xfer_p, reg, median(r_unpin));
+        record("partition: GPU work under the lock, pinned copies", kern + xfer_p, note);
+        if (!readback_ok) return 1;
     }
     {
         auto seeds = seeds_for<ff::fp2_t>(size_t(1) << 20, 33);
@@ -383,18 +458,24 @@ int main(int argc, char** argv) {
                     double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
                     record("G1 MSM 2^24 random, c=" + std::to_string(c), ms, "window sweep");
                 }
-                for (bool inl : {false, true}) {
-                    for (unsigned chunk : {32u, 64u, 128u}) {
-                        for (unsigned block : {128u, 256u}) {
+                // Accumulation variants (msm.hpp) x pairs per thread, at 2^24 random and PoRep-like.
+                for (int shape = 0; shape < 2; ++shape) {
+                    if (shape == 1) g1.upload_scalars(std::span<const fr_t>(porep.data(), n));
+                    for (unsigned variant : {1u, 2u, 3u, 4u, 5u}) {
+                        for (unsigned chunk : {32u, 64u, 128u}) {
                             cuda::msm_options opt;
-                            opt.inline_field = inl;
+                            opt.accumulate_variant = variant;
                             opt.chunk = chunk;
-                            opt.block = block;
                             double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
-                            char what[120];
-                            std::snprintf(what, sizeof what, "G1 MSM 2^24 random, %s mul, chunk %u, block %u",
-                                          inl ? "inlined" : "called", chunk, block);
-                            record(what, ms, "accumulation sweep");
+                            cuda::msm_report rep;
+                            opt.timing = true;
+                            g1.run_uploaded(n, &rep, opt);
+                            char what[120], note[120];
+                            std::snprintf(what, sizeof what, "G1 MSM 2^24 %s, variant %u, chunk %u",
+                                          shape == 0 ? "random" : "PoRep-like", variant, chunk);
+                            std::snprintf(note, sizeof note, "accumulation sweep; accumulate %.1f ms",
+                                          rep.ms_accumulate);
+                            record(what, ms, note);
                         }
                     }
                 }

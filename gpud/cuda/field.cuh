@@ -312,7 +312,6 @@ struct __align__(16) dev_field {
 };
 
 using dev_fp = dev_field<ff::fp_t>;
-using dev_fp_inline = dev_field<ff::fp_t, true>;  // for the one hottest kernel, where inlining pays
 using dev_fr = dev_field<ff::fr_t>;
 
 // Fp2 = Fp[u] / (u^2 + 1), the same layout as ff::fp2_t (c0 then c1).

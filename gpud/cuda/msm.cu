@@ -37,6 +37,10 @@ constexpr uint32_t NEG_FLAG = 0x80000000u;  // in a sorted value: the point ente
 constexpr uint32_t NO_BUCKET = 0xffffffffu;
 constexpr unsigned MAX_SEGMENT = 64;       // buckets per reduction thread, at most
 constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction is latency-bound below this
+// The accumulation variant used unless msm_options says otherwise (see accumulate_kernel).
+constexpr unsigned DEFAULT_ACCUMULATE_VARIANT = 1;
+constexpr int DEFAULT_MIN_BLOCKS = 1;
+constexpr bool DEFAULT_PREFETCH = false;
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
 
 // ---- classification: zero / one / other, compacted with one atomic per warp -------------------
@@ -137,11 +141,20 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
 // chunk is its bucket's sum and is written to the bucket; a run that begins here and goes on is the
 // chunk's |tail| (it owns the bucket); a run that began in an earlier chunk is the chunk's |head|
 // (state 1: it ends here, 2: it fills the chunk and goes on). combine_pass_kernel finishes split buckets.
-template <class F>
-__global__ void accumulate_kernel(const dev_affine<F>* __restrict__ points, const uint32_t* __restrict__ keys,
-                                  const uint32_t* __restrict__ vals, size_t total, unsigned chunk, unsigned c,
-                                  dev_xyzz<F>* buckets, dev_xyzz<F>* head, uint8_t* head_state,
-                                  dev_xyzz<F>* tail, uint32_t* tail_bucket) {
+//
+// Two tuning parameters (msm_options::accumulate_variant): MIN_BLOCKS, the blocks of ACC_THREADS threads
+// the compiler must fit on one SM (3 or 4 cap the registers at 168 or 128 per thread: more warps to hide
+// the latency of the carry chains and the point loads, against spills), and PREFETCH: the key, value and
+// point of pair i + 1 are loaded before the addition of pair i, so the gather of a random 96-byte point
+// (192 for G2) overlaps the arithmetic instead of stalling the thread.
+constexpr unsigned ACC_THREADS = 128;
+
+template <class F, int MIN_BLOCKS, bool PREFETCH>
+__global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
+    accumulate_kernel(const dev_affine<F>* __restrict__ points, const uint32_t* __restrict__ keys,
+                      const uint32_t* __restrict__ vals, size_t total, unsigned chunk, unsigned c,
+                      dev_xyzz<F>* buckets, dev_xyzz<F>* head, uint8_t* head_state, dev_xyzz<F>* tail,
+                      uint32_t* tail_bucket) {
     size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     size_t s = k * chunk;
     if (s >= total) return;
@@ -167,8 +180,29 @@ __global__ void accumulate_kernel(const dev_affine<F>* __restrict__ points, cons
             tail_bucket[k] = global_bucket(cur);
         }
     };
+    // The next pair (PREFETCH): a zero digit's value is still a valid point index, so its load is harmless.
+    uint32_t next_key = 0, next_val = 0;
+    dev_affine<F> next_point;
+    if constexpr (PREFETCH) {
+        next_key = keys[s];
+        next_val = vals[s];
+        next_point = load_affine(points + (next_val & ~NEG_FLAG));
+    }
     for (size_t i = s; i < e; ++i) {
-        uint32_t key = keys[i];
+        uint32_t key, v;
+        dev_affine<F> p;
+        if constexpr (PREFETCH) {
+            key = next_key;
+            v = next_val;
+            p = next_point;
+            if (i + 1 < e) {
+                next_key = keys[i + 1];
+                next_val = vals[i + 1];
+                next_point = load_affine(points + (next_val & ~NEG_FLAG));
+            }
+        } else {
+            key = keys[i];
+        }
         if (key != cur) {
             flush(true);
             acc = dev_xyzz<F>::identity();
@@ -176,8 +210,10 @@ __global__ void accumulate_kernel(const dev_affine<F>* __restrict__ points, cons
             starts_here = true;
         }
         if ((key & local_mask) == B) continue;
-        uint32_t v = vals[i];
-        dev_affine<F> p = load_affine(points + (v & ~NEG_FLAG));
+        if constexpr (!PREFETCH) {
+            v = vals[i];
+            p = load_affine(points + (v & ~NEG_FLAG));
+        }
         if (p.is_identity()) continue;
         if (v & NEG_FLAG) p.y = -p.y;
         acc.accumulate(p);
@@ -361,6 +397,33 @@ struct msm_context<F>::impl {
         return src;
     }
 
+    template <int MIN_BLOCKS, bool PREFETCH>
+    void launch_accumulate_as(size_t chunks, const point_t* pts, size_t total, unsigned chunk, unsigned c) {
+        accumulate_kernel<DF, MIN_BLOCKS, PREFETCH><<<grid_for(chunks, ACC_THREADS), ACC_THREADS, 0, stream>>>(
+            pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(), head_state.get(),
+            tail.get(), tail_bucket.get());
+    }
+    // msm_options::accumulate_variant; G2 has the default only (each variant is a separate compilation).
+    void launch_accumulate(unsigned variant, size_t chunks, const point_t* pts, size_t total, unsigned chunk,
+                           unsigned c) {
+        if (variant == 0) variant = DEFAULT_ACCUMULATE_VARIANT;
+        if constexpr (std::is_same_v<DF, dev_fp>) {
+            switch (variant) {
+                case 1: return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
+                case 2: return launch_accumulate_as<1, true>(chunks, pts, total, chunk, c);
+                case 3: return launch_accumulate_as<3, true>(chunks, pts, total, chunk, c);
+                case 4: return launch_accumulate_as<4, true>(chunks, pts, total, chunk, c);
+                case 5: return launch_accumulate_as<4, false>(chunks, pts, total, chunk, c);
+                default: break;
+            }
+        } else {
+            if (variant == DEFAULT_ACCUMULATE_VARIANT) {
+                return launch_accumulate_as<DEFAULT_MIN_BLOCKS, DEFAULT_PREFETCH>(chunks, pts, total, chunk, c);
+            }
+        }
+        throw std::invalid_argument("GPU MSM: no accumulation variant " + std::to_string(variant) + " for this group");
+    }
+
     ec::jacobian_t<F> run(size_t n, msm_report* report, const msm_options& opt) {
         CUDA_OK(cudaSetDevice(device));
         if (base > n_points || n > n_points - base) {
@@ -452,26 +515,7 @@ struct msm_context<F>::impl {
             tail.reserve(chunks);
             head_state.reserve(chunks);
             tail_bucket.reserve(chunks);
-            const unsigned tpb = opt.block ? opt.block : 128;
-            if constexpr (std::is_same_v<DF, dev_fp>) {
-                if (opt.inline_field) {
-                    // Same bytes, inlined multiplication (dev_fp_inline).
-                    using IF = dev_fp_inline;
-                    accumulate_kernel<IF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
-                        reinterpret_cast<const dev_affine<IF>*>(pts), keys_sorted.get(), vals_sorted.get(),
-                        total, chunk, c, reinterpret_cast<dev_xyzz<IF>*>(buckets.get()),
-                        reinterpret_cast<dev_xyzz<IF>*>(head.get()), head_state.get(),
-                        reinterpret_cast<dev_xyzz<IF>*>(tail.get()), tail_bucket.get());
-                } else {
-                    accumulate_kernel<DF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
-                        pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(),
-                        head.get(), head_state.get(), tail.get(), tail_bucket.get());
-                }
-            } else {
-                accumulate_kernel<DF><<<grid_for(chunks, tpb), tpb, 0, stream>>>(
-                    pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(),
-                    head_state.get(), tail.get(), tail_bucket.get());
-            }
+            launch_accumulate(opt.accumulate_variant, chunks, pts, total, chunk, c);
             CUDA_LAUNCH_OK("accumulate_kernel");
             head_first.reserve(chunks);
             head_last.reserve(chunks);

@@ -29,11 +29,11 @@ namespace cuzk::cuda {
 struct msm_options {
     unsigned window_bits = 0;  // 0: chosen from the number of non-0/1 scalars
     bool timing = false;       // fill the phase times of msm_report (CUDA events)
-    // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, threads per
-    // block of the accumulation kernel, and (G1 only) inlined field multiplication in that kernel.
+    // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, and (G1 only) the
+    // accumulation kernel's variant: 1 plain, 2 prefetching the next point, 3 and 4 prefetching with the
+    // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch.
     unsigned chunk = 0;
-    unsigned block = 0;
-    bool inline_field = false;
+    unsigned accumulate_variant = 0;
 };
 
 // What one run did, for logs and benchmarks.

@@ -81,9 +81,21 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s) 
 // bits. When h >= LT the G values are consecutive low indices (coalesced rows of G elements); when
 // h < LT then h == k and the tile is T contiguous elements. Butterfly (u, v) -> (u + v, (u - v) w^j),
 // j = index mod 2^s, w the root of order 2^(s+1) = table[j << (log_table - 1 - s)].
+//
+// Twiddles. In a strided pass (h >= LT, so k = LT and G = 1) the block holds one value |lo| of the low
+// bits, and stage r (s = h - k + r) needs j = (mm << (h - k)) | lo for mm < 2^r, so
+//   w^j = table[mm << (log_table - 1 - r)] * table[lo << (log_table - 1 - s)]:
+// a root of order 2^(r+1) (at most 512 distinct entries of the table, shared by every block and stage, so
+// they stay in cache) times one value per block and stage. The block makes the 2^r twiddles of a stage in
+// shared memory (2^r multiplications for T/2 butterflies) instead of each butterfly reading table[j]: at
+// 2^27 those reads were scattered 32-byte loads from a 2 GiB table, 10 per element per pass.
+// In a contiguous pass lo = 0 and j < 2^r: the table entries read are those small roots already.
+constexpr unsigned MAX_STAGE_TWIDDLES = 1u << (LOG_TILE - 1);
+
 __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
                                                      const dev_fr* __restrict__ table, unsigned log_table) {
     extern __shared__ dev_fr tile[];
+    __shared__ dev_fr stage_tw[MAX_STAGE_TWIDDLES];
     const unsigned T = 1u << LT;
     const unsigned G = 1u << (LT - k);
     const bool strided = h >= LT;
@@ -105,23 +117,38 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
         unsigned g = strided ? l % G : l >> k;
         tile[l] = x[global_index(m, g)];
     }
-    __syncthreads();
+    // G == 1 in every strided pass (see above); the shared twiddles assume it.
+    const bool shared_tw = strided && G == 1;
     for (int r = int(k) - 1; r >= 0; --r) {
         const unsigned s = h - k + unsigned(r);
+        if (shared_tw) {
+            // Written after the previous stage's closing barrier, read after the next one.
+            const dev_fr c = table[lobase << (log_table - 1 - s)];
+            for (unsigned mm = threadIdx.x; mm < (1u << r); mm += blockDim.x) {
+                const dev_fr root = table[size_t(mm) << (log_table - 1 - unsigned(r))];
+                stage_tw[mm] = lobase == 0 ? root : root * c;
+            }
+        }
+        __syncthreads();
         for (unsigned q = threadIdx.x; q < T / 2; q += blockDim.x) {
             unsigned g = q % G, bq = q / G;
             unsigned m0 = ((bq >> r) << (r + 1)) | (bq & ((1u << r) - 1));
             unsigned m1 = m0 | (1u << r);
             unsigned i0 = local_index(m0, g), i1 = local_index(m1, g);
-            // j = global index of the first element mod 2^s.
-            size_t lo = strided ? lobase + g : 0;
-            size_t j = (size_t(m0 & ((1u << r) - 1)) << (h - k)) | lo;
+            const unsigned mm = m0 & ((1u << r) - 1);
             dev_fr u = tile[i0], v = tile[i1];
             tile[i0] = u + v;
             dev_fr d = u - v;
-            tile[i1] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+            if (shared_tw) {
+                tile[i1] = (mm == 0 && lobase == 0) ? d : d * stage_tw[mm];
+            } else {
+                // j = global index of the first element mod 2^s.
+                size_t lo = strided ? lobase + g : 0;
+                size_t j = (size_t(mm) << (h - k)) | lo;
+                tile[i1] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+            }
         }
-        __syncthreads();
+        __syncthreads();  // the tile for the next stage, and stage_tw free to be rewritten
     }
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
         unsigned m = strided ? l / G : l & ((1u << k) - 1);
