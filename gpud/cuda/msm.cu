@@ -80,8 +80,11 @@ __global__ void sum_indexed_kernel(const dev_affine<F>* __restrict__ points, con
     if (t >= threads) return;
     dev_xyzz<F> acc = dev_xyzz<F>::identity();
     size_t lo = t * per_thread, hi = min(count, lo + per_thread);
+    // The next point is loaded before the current addition (as accumulate_kernel's PREFETCH does).
+    dev_affine<F> next = load_affine(points + idx[lo]);
     for (size_t i = lo; i < hi; ++i) {
-        dev_affine<F> p = load_affine(points + idx[i]);
+        dev_affine<F> p = next;
+        if (i + 1 < hi) next = load_affine(points + idx[i + 1]);
         if (!p.is_identity()) acc.accumulate(p);
     }
     out[t] = acc;
