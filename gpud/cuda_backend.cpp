@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
+#include <span>
 
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
 
@@ -39,17 +42,105 @@ struct cuda_backend::resident_params {
     }
 };
 
+// Counters of the host ranges pinned for copies (cuda_backend::pin_stats), shared by the backend and its works.
+struct cuda_backend::pin_counters {
+    std::atomic<uint64_t> pinned_ranges{0}, pinned_bytes{0}, pageable_ranges{0}, pageable_bytes{0};
+    std::atomic<uint64_t> refused_ranges{0}, unpin_failures{0}, pinned_now_bytes{0};
+    std::atomic<uint64_t> pin_ns{0}, unpin_ns{0};
+    std::atomic<bool> warned_refusal{false}, announced{false};
+};
+
 namespace {
 
+using pin_counters = cuda_backend::pin_counters;
+
+uint64_t ns_since(std::chrono::steady_clock::time_point t0) {
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+}
+
 struct cuda_work final : partition_work {
+    // The host ranges the kernels copy from, in the order the kernels copy them.
+    enum range { row_a, row_b, row_c, aux, a_scalars, b_scalars, ranges };
+    static constexpr const char* range_names[ranges] = {"row a", "row b", "row c", "aux (L scalars)", "A scalars",
+                                                         "B scalars"};
+
     const groth16::parameters* params = nullptr;
     groth16::prepared_partition prepared;
+    // Page locks on the ranges of |prepared| (and on the witness's aux, which it borrows). Declared after
+    // |prepared|, so even the implicit member destruction unregisters them before its vectors are freed;
+    // release_host does it explicitly.
+    cuda::host_pin pins[ranges];
+    std::shared_ptr<pin_counters> counters;
     groth16::kernel_results kernels;
     bool kernels_done = false;
     ec::g2_jacobian_t b2_acc;  // B_G2 when it ran on the GPU
     // Declared last: destroyed first, so a work dropped without finish() waits for its B_G2 thread
-    // before the scalars that thread reads go away.
+    // before the scalars that thread reads go away (the destructor also waits for it explicitly).
     std::future<ec::g2_jacobian_t> b_g2;
+
+    ~cuda_work() override {
+        if (b_g2.valid()) b_g2.wait();
+        release_host();
+    }
+
+    std::span<const ff::fr_t> host_range(int i) const {
+        switch (i) {
+            case row_a: return prepared.h;
+            case row_b: return prepared.b;
+            case row_c: return prepared.c;
+            case aux: return prepared.aux;
+            case a_scalars: return prepared.a_scalars;
+            case b_scalars: return prepared.b_scalars;
+            default: return {};
+        }
+    }
+    // The vector behind a range, or null for the witness's aux (not ours to free).
+    std::vector<ff::fr_t>* owned(int i) {
+        switch (i) {
+            case row_a: return &prepared.h;
+            case row_b: return &prepared.b;
+            case row_c: return &prepared.c;
+            case a_scalars: return &prepared.a_scalars;
+            case b_scalars: return &prepared.b_scalars;
+            default: return nullptr;
+        }
+    }
+
+    // Unpins every range, then (all unpinned) frees the rows and scalars; the B_G2 thread, if any, must be done.
+    // A vector whose range could not be unpinned is leaked rather than freed: freed, its address range could be
+    // handed out again by the allocator while the driver still holds it registered. Never throws.
+    void release_host() noexcept {
+        bool leak[ranges] = {};
+        for (int i = 0; i < ranges; ++i) {
+            if (!pins[i].pinned()) continue;
+            const auto t0 = std::chrono::steady_clock::now();
+            const uint64_t bytes = pins[i].bytes();
+            try {
+                pins[i].unpin();
+            } catch (const std::exception& e) {
+                leak[i] = true;
+                if (counters) ++counters->unpin_failures;
+                try {
+                    spdlog::warn("CUDA backend: {} ({} bytes) could not be unpinned: {}; its memory is {}",
+                                 range_names[i], bytes, e.what(),
+                                 owned(i) ? "leaked, not freed" : "the witness's (its owner frees it)");
+                } catch (...) {
+                }
+            }
+            if (counters) {
+                counters->pinned_now_bytes -= bytes;
+                counters->unpin_ns += ns_since(t0);
+            }
+        }
+        for (int i = 0; i < ranges; ++i) {
+            auto* v = owned(i);
+            if (!v) continue;
+            if (leak[i])
+                (void)new std::vector<ff::fr_t>(std::move(*v));  // deliberately never deleted (see above)
+            else
+                std::vector<ff::fr_t>().swap(*v);
+        }
+    }
 };
 
 cuda_work& as_cuda(partition_work& w) { return dynamic_cast<cuda_work&>(w); }
@@ -69,15 +160,18 @@ ec::jacobian_t<F> msm(cuda::msm_context<F>& ctx, const cuda_backend::resident_pa
 
 }  // namespace
 
-cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu) : gpu_(gpu), b_g2_on_gpu_(b_g2_on_gpu) {
+cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes)
+    : gpu_(gpu), b_g2_on_gpu_(b_g2_on_gpu), pin_min_bytes_(pin_min_bytes), pins_(std::make_shared<pin_counters>()) {
     std::string why;
     const int n = cuda::device_count(&why);
     if (gpu < 0 || gpu >= n)
         throw cuda::cuda_error(fmt::format("[gpud] CUDA backend: GPU {} is not usable ({} device(s){}{})", gpu, n,
                                            why.empty() ? "" : ": ", why));
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
-    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}", gpu, cuda::device_description(gpu),
-                 b_g2_on_gpu ? "GPU" : "CPU");
+    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; host ranges of {} pinned for copies", gpu,
+                 cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
+                 pin_min_bytes == SIZE_MAX ? std::string("no size")
+                                           : fmt::format("{} bytes and more", pin_min_bytes));
 }
 
 cuda_backend::~cuda_backend() = default;
@@ -92,6 +186,21 @@ size_t cuda_backend::resident_bytes() const {
     size_t n = 0;
     for (const auto& [_, r] : resident_) n += r->bytes();
     return n;
+}
+
+cuda_backend::pin_stats cuda_backend::host_pin_stats() const {
+    const pin_counters& c = *pins_;
+    pin_stats st;
+    st.pinned_ranges = c.pinned_ranges;
+    st.pinned_bytes = c.pinned_bytes;
+    st.pageable_ranges = c.pageable_ranges;
+    st.pageable_bytes = c.pageable_bytes;
+    st.refused_ranges = c.refused_ranges;
+    st.unpin_failures = c.unpin_failures;
+    st.pinned_now_bytes = c.pinned_now_bytes;
+    st.pin_seconds = double(c.pin_ns) * 1e-9;
+    st.unpin_seconds = double(c.unpin_ns) * 1e-9;
+    return st;
 }
 
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
@@ -135,9 +244,10 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
                                                       const groth16::parameters& params) {
     auto work = std::make_unique<cuda_work>();
     work->params = &params;
+    work->counters = pins_;
     work->prepared = groth16::prepare_partition(w, params);
-    // B_G2 on the CPU: overlapping the wait for the lock and the kernels; it reads only b_scalars and
-    // params.b_g2, which nothing else writes.
+    // B_G2 on the CPU: overlapping the pinning, the wait for the lock and the kernels; it reads only b_scalars
+    // and params.b_g2, which nothing else writes (pinning does not write).
     if (!b_g2_on_gpu_) {
         const auto* scalars = &work->prepared.b_scalars;
         const auto* points = &params.b_g2;
@@ -146,7 +256,60 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
                                              std::span<const ff::fr_t>(*scalars));
         });
     }
+    pin_host_ranges(*work);
     return work;
+}
+
+// CPU, outside the CUDA lock: page-locks the ranges run_kernels copies from. No vector of |work.prepared| is
+// resized or moved from here until release_host has unpinned it.
+void cuda_backend::pin_host_ranges(partition_work& work) {
+    auto& w = as_cuda(work);
+    pin_counters& c = *pins_;
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t pinned = 0;
+    int n_pinned = 0;
+    for (int i = 0; i < cuda_work::ranges; ++i) {
+        // One row has no coefficient with a point: the rows are not copied then.
+        if (w.prepared.log_m == 0 && i <= cuda_work::row_c) continue;
+        const auto r = w.host_range(i);
+        const uint64_t bytes = r.size_bytes();
+        if (bytes == 0) continue;
+        if (bytes < pin_min_bytes_) {
+            ++c.pageable_ranges;
+            c.pageable_bytes += bytes;
+            continue;
+        }
+        const auto ti = std::chrono::steady_clock::now();
+        cuda::host_pin pin(gpu_, r.data(), bytes);
+        c.pin_ns += ns_since(ti);
+        if (pin.pinned()) {
+            ++c.pinned_ranges;
+            c.pinned_bytes += bytes;
+            c.pinned_now_bytes += bytes;
+            pinned += bytes;
+            ++n_pinned;
+            w.pins[i] = std::move(pin);
+            continue;
+        }
+        ++c.pageable_ranges;
+        c.pageable_bytes += bytes;
+        ++c.refused_ranges;
+        // A page shared with a range pinned already (small heap blocks) is expected; anything else is worth
+        // one warning per backend, then debug lines.
+        if (!pin.already_registered() && !c.warned_refusal.exchange(true))
+            spdlog::warn("GPU {}: {} not pinned, copied from pageable memory (slower, under the CUDA lock): {}; "
+                         "further refusals are logged at debug level",
+                         gpu_, cuda_work::range_names[i], pin.error());
+        else
+            spdlog::debug("GPU {}: {} not pinned: {}", gpu_, cuda_work::range_names[i], pin.error());
+    }
+    if (n_pinned > 0 && !c.announced.exchange(true))
+        spdlog::info("GPU {}: host ranges pinned for the copies (first partition: {} ranges, {:.2f} GiB in {:.3f} s, "
+                     "outside the CUDA lock)",
+                     gpu_, n_pinned, double(pinned) / double(1ull << 30), seconds_since(t0));
+    else
+        spdlog::debug("GPU {}: {} host ranges pinned, {:.2f} GiB in {:.3f} s", gpu_, n_pinned,
+                      double(pinned) / double(1ull << 30), seconds_since(t0));
 }
 
 void cuda_backend::run_kernels(partition_work& work) {
@@ -158,22 +321,18 @@ void cuda_backend::run_kernels(partition_work& work) {
     // H: rows to the device, the 7 NTTs there, and the m - 1 coefficients (the top one is zero and has no
     // point) straight from the NTT slot into the H MSM's scalars.
     const size_t m = size_t(1) << p.log_m;
+    // The rows stay allocated (and pinned) until finish: unpinning and freeing 12 GiB is CPU work that does not
+    // belong under the lock.
     if (m > 1) {
         ntt_->load(0, p.h);
         ntt_->load(1, p.b);
         ntt_->load(2, p.c);
-        std::vector<ff::fr_t>().swap(p.b);
-        std::vector<ff::fr_t>().swap(p.c);
-        std::vector<ff::fr_t>().swap(p.h);
         ntt_->compute_h_resident(p.log_m);
         ntt_->synchronize();
         r.g1->upload_scalars_device(ntt_->device_data(0), m - 1);
         w.kernels.h_acc = r.g1->run_uploaded_range(r.h.first, m - 1);
     } else {
         // One row: H = (a b - c) / Z has no coefficient with a point.
-        std::vector<ff::fr_t>().swap(p.b);
-        std::vector<ff::fr_t>().swap(p.c);
-        std::vector<ff::fr_t>().swap(p.h);
         w.kernels.h_acc = ec::g1_jacobian_t::identity();
     }
     w.kernels.l_acc = msm(*r.g1, r.l, p.aux);
@@ -187,7 +346,10 @@ groth16::proof cuda_backend::finish(partition_work& work, groth16::rng_fn& rng) 
     auto& w = as_cuda(work);
     if (!w.kernels_done) throw std::logic_error("CUDA backend: finish before run_kernels");
     const ec::g2_jacobian_t b2 = w.b_g2.valid() ? w.b_g2.get() : w.b2_acc;
-    return groth16::blind_proof(w.kernels, b2, w.params->vk, rng);
+    groth16::proof pi = groth16::blind_proof(w.kernels, b2, w.params->vk, rng);
+    // Here rather than in the destructor, so gpud's tail time shows it (the B_G2 thread is done).
+    w.release_host();
+    return pi;
 }
 
 }  // namespace cuzk::gpud

@@ -1,19 +1,27 @@
 // The CUDA proving backend (built where nvcc is found, cuzk_cuda): the kernels of a partition on one GPU.
 //   prepare      CPU: groth16::prepare_partition (rows padded, A/B scalars compacted by density); with B_G2 on
 //                the CPU, its multi-exponentiation starts on a CPU thread here, overlapping the wait for the
-//                CUDA lock and the kernels
+//                CUDA lock and the kernels; then the host ranges the kernels copy from (rows a, b, c, the
+//                witness's aux as the L scalars, the A and B scalars) are page-locked (cuda::host_pin), so
+//                their copies under the lock go by DMA at the link's rate: the pinning's CPU cost is paid
+//                here, outside the lock. A range the driver refuses to pin (or one under pin_min_bytes) is
+//                copied from pageable memory as before; the first refusal is logged as a warning.
 //   run_kernels  GPU, under the CUDA lock: the parameters' points are made resident on first use (h, l, a,
 //                b_g1 back to back in one G1 MSM context, so the four MSMs share one set of scratch buffers;
 //                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object), the rows go
 //                to the device, H by the device NTTs, its coefficients handed to the H MSM in device memory,
-//                then the H, L, A, B_G1 (and B_G2) MSMs
+//                then the H, L, A, B_G1 (and B_G2) MSMs. Nothing is unpinned or freed here.
 //   finish       CPU: B_G2 from the GPU or the CPU thread, blinding with r and s, the proof
-//                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws)
+//                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
+//                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish
+//                does the same when destroyed). A range is always unpinned before its memory is freed.
 // B_G2 goes to the GPU by default: for a synthetic 32 GiB-shape partition on an H200 it took 255 ms there
 // against ~15 s on 16 CPU threads (BENCHMARKS.md).
 // Every CUDA failure throws cuda::cuda_error; the gpud worker fails the partition with its message.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,8 +38,15 @@ namespace cuzk::gpud {
 
 class cuda_backend final : public proving_backend {
 public:
+    // Host ranges smaller than |pin_min_bytes| are copied from pageable memory without being pinned
+    // (registration is a system call and a page walk; small copies gain nothing). 0 pins every range,
+    // SIZE_MAX none (the copies of the backend before pinning). The default, 32 MiB, is glibc's largest
+    // mmap threshold: a vector that size or more has pages of its own, so its registration cannot collide
+    // with a neighbour's (smaller heap blocks may share a page, and registrations may not overlap).
+    static constexpr size_t default_pin_min_bytes = size_t(32) << 20;
+
     // Throws cuda::cuda_error when |gpu| is not a usable device.
-    explicit cuda_backend(int gpu, bool b_g2_on_gpu = true);
+    explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes);
     ~cuda_backend() override;
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
@@ -42,13 +57,28 @@ public:
     size_t resident_sets() const;
     size_t resident_bytes() const;
 
+    // The host ranges of the partitions prepared so far (cumulative, except pinned_now_bytes).
+    struct pin_stats {
+        uint64_t pinned_ranges = 0, pinned_bytes = 0;      // page-locked in prepare
+        uint64_t pageable_ranges = 0, pageable_bytes = 0;  // copied from pageable memory (small or refused)
+        uint64_t refused_ranges = 0;                       // of those, refused by the driver
+        uint64_t unpin_failures = 0;                       // cudaHostUnregister failed (logged)
+        uint64_t pinned_now_bytes = 0;                     // pinned by works not yet finished or destroyed
+        double pin_seconds = 0, unpin_seconds = 0;         // CPU time of registering and unregistering
+    };
+    pin_stats host_pin_stats() const;
+    struct pin_counters;
+
     struct resident_params;
 
 private:
     resident_params& resident_for(const groth16::parameters& params);
+    void pin_host_ranges(partition_work& work);
 
     int gpu_;
     bool b_g2_on_gpu_;
+    size_t pin_min_bytes_;
+    std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
     mutable std::mutex mu_;  // kernels of one partition at a time (the CUDA lock already orders workers)
     std::unique_ptr<cuda::ntt_context> ntt_;
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;

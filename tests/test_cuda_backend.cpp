@@ -1,9 +1,16 @@
 // gpud's CUDA backend against its CPU backend: whole proofs of built-in circuits on random parameters, the
-// same rng draws (r, s) for both, compared byte for byte and verified. Needs a GPU; without one the proof
-// tests skip with a message (the backend selection tests run everywhere).
+// same rng draws (r, s) for both, compared byte for byte and verified; the proofs are made with every host range
+// pinned for the copies (pin_min_bytes 0) and with none (pageable copies). Also the host_pin helper itself, and
+// that a work unpins its ranges whether finished or dropped. Needs a GPU; without one these tests skip with a
+// message (the backend selection tests run everywhere).
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <random>
@@ -15,6 +22,8 @@
 #include "common/groth16/verifier.hpp"
 #include "gpud/cpu_backend.hpp"
 #include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/host_pin.hpp"
+#include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda_backend.hpp"
 
 using namespace cuzk;
@@ -59,10 +68,31 @@ proof prove_with(gpud::proving_backend& be, const witness_view& w, const paramet
     return be.finish(*work, rng);
 }
 
-// B_G2 on the GPU (the default) or on a CPU thread.
+// B_G2 on the GPU (the default) or on a CPU thread; every host range pinned for the copies (the small
+// circuits here are far under the default pin_min_bytes, so the default would copy from pageable memory).
 gpud::cuda_backend& gpu_backend(bool b_g2_on_gpu = true) {
-    static gpud::cuda_backend on_gpu(0, true), on_cpu(0, false);
+    static gpud::cuda_backend on_gpu(0, true, 0), on_cpu(0, false, 0);
     return b_g2_on_gpu ? on_gpu : on_cpu;
+}
+
+// No range pinned: every copy from pageable memory (the backend as it was before pinning).
+gpud::cuda_backend& pageable_backend() {
+    static gpud::cuda_backend be(0, true, SIZE_MAX);
+    return be;
+}
+
+std::string stats_text(const gpud::cuda_backend::pin_stats& s) {
+    return "pinned " + std::to_string(s.pinned_ranges) + " ranges / " + std::to_string(s.pinned_bytes) +
+           " bytes, pageable " + std::to_string(s.pageable_ranges) + " / " + std::to_string(s.pageable_bytes) +
+           ", refused " + std::to_string(s.refused_ranges) + ", unpin failures " + std::to_string(s.unpin_failures) +
+           ", pinned now " + std::to_string(s.pinned_now_bytes);
+}
+
+// What the runtime says |p| is: cudaMemoryTypeHost when registered, cudaMemoryTypeUnregistered for pageable.
+cudaMemoryType memory_type(const void* p) {
+    cudaPointerAttributes a{};
+    EXPECT_EQ(cudaPointerGetAttributes(&a, p), cudaSuccess);
+    return a.type;
 }
 
 class CudaBackendProof : public ::testing::TestWithParam<std::string> {};
@@ -87,7 +117,12 @@ TEST_P(CudaBackendProof, EqualsCpuBackendByteForByteAndVerifies) {
         EXPECT_TRUE(verify_proof(k.pvk, got, inputs)) << spec << " seed " << seed;
         const proof got_cpu_g2 = prove_with(gpu_backend(false), w, k.setup.params, seed);
         EXPECT_EQ(proof_to_bytes(got_cpu_g2), proof_to_bytes(want)) << spec << " seed " << seed << ", B_G2 on the CPU";
+        const proof got_pageable = prove_with(pageable_backend(), w, k.setup.params, seed);
+        EXPECT_EQ(proof_to_bytes(got_pageable), proof_to_bytes(want)) << spec << " seed " << seed << ", nothing pinned";
     }
+    EXPECT_GT(gpu_backend().host_pin_stats().pinned_ranges, 0u) << stats_text(gpu_backend().host_pin_stats());
+    EXPECT_EQ(gpu_backend().host_pin_stats().pinned_now_bytes, 0u) << stats_text(gpu_backend().host_pin_stats());
+    EXPECT_EQ(pageable_backend().host_pin_stats().pinned_ranges, 0u);
     // Different r, s: a different proof, still valid.
     const proof a = prove_with(gpu, w, k.setup.params, 7), b = prove_with(gpu, w, k.setup.params, 8);
     EXPECT_NE(proof_to_bytes(a), proof_to_bytes(b));
@@ -148,6 +183,165 @@ TEST(CudaBackend, FinishBeforeKernelsIsAnError) {
     auto work = gpu_backend().prepare(view_of(pa), k.setup.params);
     rng_fn rng = seeded(1);
     EXPECT_THROW(gpu_backend().finish(*work, rng), std::logic_error);
+}
+
+// The pinned path step by step: ranges pinned in prepare (outside any lock), still pinned through the kernels,
+// unpinned by finish, and by the destructor of a work dropped before finish (after prepare, or after the
+// kernels); the proofs equal the CPU backend's throughout.
+TEST(CudaBackend, HostRangesPinnedByPrepareAndUnpinnedByFinishOrDrop) {
+    SKIP_WITHOUT_GPU();
+    for (bool b_g2_on_gpu : {true, false}) {
+        SCOPED_TRACE(b_g2_on_gpu ? "B_G2 on the GPU" : "B_G2 on the CPU");
+        gpud::cuda_backend be(0, b_g2_on_gpu, 0);
+        const keys& k = keys_for("sha256:1");
+        auto c = circuits::make_circuit("sha256:1");
+        proving_assignment pa;
+        c->synthesize(pa);
+        pa.finish();
+        const witness_view w = view_of(pa);
+        gpud::cpu_backend cpu;
+        const proof want = prove_with(cpu, w, k.setup.params, 42);
+
+        auto work = be.prepare(w, k.setup.params);
+        auto st = be.host_pin_stats();
+        // The first range (row a) has no registered neighbour: it is pinned whatever the heap layout.
+        EXPECT_GT(st.pinned_ranges, 0u) << stats_text(st);
+        EXPECT_GT(st.pinned_now_bytes, 0u) << stats_text(st);
+        EXPECT_EQ(st.pinned_now_bytes, st.pinned_bytes) << stats_text(st);
+        be.run_kernels(*work);
+        EXPECT_EQ(be.host_pin_stats().pinned_now_bytes, st.pinned_bytes) << "unpinned under the lock";
+        rng_fn rng = seeded(42);
+        const proof got = be.finish(*work, rng);
+        EXPECT_EQ(proof_to_bytes(got), proof_to_bytes(want));
+        st = be.host_pin_stats();
+        EXPECT_EQ(st.pinned_now_bytes, 0u) << stats_text(st);
+        EXPECT_EQ(st.unpin_failures, 0u) << stats_text(st);
+        // The witness's aux (the L scalars, borrowed) is left unregistered, as it came.
+        EXPECT_EQ(memory_type(w.aux.data()), cudaMemoryTypeUnregistered);
+        work.reset();
+
+        // Dropped after prepare, and after the kernels: unpinned by the destructor.
+        work = be.prepare(w, k.setup.params);
+        EXPECT_GT(be.host_pin_stats().pinned_now_bytes, 0u);
+        work.reset();
+        EXPECT_EQ(be.host_pin_stats().pinned_now_bytes, 0u) << stats_text(be.host_pin_stats());
+        work = be.prepare(w, k.setup.params);
+        be.run_kernels(*work);
+        work.reset();
+        EXPECT_EQ(be.host_pin_stats().pinned_now_bytes, 0u) << stats_text(be.host_pin_stats());
+        EXPECT_EQ(memory_type(w.aux.data()), cudaMemoryTypeUnregistered);
+
+        // The same ranges pin again afterwards (nothing left registered), and the proof is the same.
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, k.setup.params, 42)), proof_to_bytes(want));
+        EXPECT_EQ(be.host_pin_stats().unpin_failures, 0u);
+    }
+}
+
+TEST(CudaBackend, DefaultThresholdLeavesSmallRangesPageable) {
+    SKIP_WITHOUT_GPU();
+    gpud::cuda_backend be(0);
+    const keys& k = keys_for("mul:64");
+    auto c = circuits::make_circuit("mul:64");
+    proving_assignment pa;
+    c->synthesize(pa);
+    pa.finish();
+    const witness_view w = view_of(pa);
+    gpud::cpu_backend cpu;
+    EXPECT_EQ(proof_to_bytes(prove_with(be, w, k.setup.params, 3)), proof_to_bytes(prove_with(cpu, w, k.setup.params, 3)));
+    const auto st = be.host_pin_stats();
+    EXPECT_EQ(st.pinned_ranges, 0u) << stats_text(st);
+    EXPECT_GT(st.pageable_ranges, 0u) << stats_text(st);
+    EXPECT_EQ(st.refused_ranges, 0u) << stats_text(st);
+}
+
+TEST(CudaHostPin, RegistersUnregistersAndCopiesTheSameBytes) {
+    SKIP_WITHOUT_GPU();
+    const size_t n = size_t(1) << 21;  // 64 MiB
+    std::vector<ff::fr_t> v(n);
+    std::mt19937_64 g(5);
+    for (auto& x : v) x = ff::fr_t::random(g);
+    cuda::ntt_context ntt(0);
+    std::vector<ff::fr_t> back(n);
+    {
+        cuda::host_pin pin(0, v.data(), n * sizeof(ff::fr_t));
+        ASSERT_TRUE(pin.pinned()) << pin.error();
+        EXPECT_EQ(pin.error(), "");
+        EXPECT_EQ(memory_type(v.data()), cudaMemoryTypeHost);
+        EXPECT_EQ(memory_type(v.data() + n - 1), cudaMemoryTypeHost);
+        ntt.load(0, v);  // from registered memory
+        ntt.store(0, back);
+        EXPECT_TRUE(back == v);
+
+        // Registrations may not overlap: refused quietly, the error state left clean for the next launch check.
+        cuda::host_pin again(0, v.data() + 1000, 4096);
+        EXPECT_FALSE(again.pinned());
+        EXPECT_TRUE(again.already_registered()) << again.error();
+        EXPECT_NE(again.error(), "");
+        EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+        again.unpin();  // a no-op: it holds nothing
+
+        // Moved: the target holds the registration, the moved-from object nothing.
+        cuda::host_pin moved(std::move(pin));
+        EXPECT_TRUE(moved.pinned());
+        EXPECT_FALSE(pin.pinned());
+        pin.unpin();
+        EXPECT_EQ(memory_type(v.data()), cudaMemoryTypeHost);
+        moved.unpin();
+        EXPECT_FALSE(moved.pinned());
+        EXPECT_EQ(memory_type(v.data()), cudaMemoryTypeUnregistered);
+        moved.unpin();  // twice: nothing left to do
+    }
+    {
+        // The destructor unregisters.
+        cuda::host_pin pin(0, v.data(), n * sizeof(ff::fr_t));
+        ASSERT_TRUE(pin.pinned()) << pin.error();
+    }
+    EXPECT_EQ(memory_type(v.data()), cudaMemoryTypeUnregistered);
+    // Pageable again: the same bytes.
+    std::fill(back.begin(), back.end(), ff::fr_t::zero());
+    ntt.load(1, v);
+    ntt.store(1, back);
+    EXPECT_TRUE(back == v);
+    // An empty range: nothing to pin, no error.
+    cuda::host_pin none(0, v.data(), 0);
+    EXPECT_FALSE(none.pinned());
+    EXPECT_EQ(none.error(), "");
+}
+
+// A refused registration (no GPU here; on a GPU, a read-only mapping, which the driver may refuse to pin for
+// writing) never throws, says why, and leaves no error state for the next CUDA call's check.
+TEST(CudaHostPin, ARefusalIsQuietAndLeavesNoErrorState) {
+    const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+    void* ro = ::mmap(nullptr, 4 * page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(ro, MAP_FAILED);
+    std::string why;
+    const bool gpu = have_gpu(&why);
+    {
+        cuda::host_pin pin(0, ro, 4 * page);
+        if (!gpu) {
+            EXPECT_FALSE(pin.pinned());
+        }
+        if (!pin.pinned()) {
+            EXPECT_NE(pin.error(), "");
+            EXPECT_FALSE(pin.already_registered()) << pin.error();
+            // Without a usable driver every call returns the initialisation error, cleared or not.
+            if (gpu) {
+                EXPECT_EQ(cudaGetLastError(), cudaSuccess) << pin.error();
+            }
+        }
+        EXPECT_NO_THROW(pin.unpin());
+    }
+    ::munmap(ro, 4 * page);
+    if (gpu) {
+        // The next launch check passes: a small transform after the refusal.
+        cuda::ntt_context ntt(0);
+        std::vector<ff::fr_t> v(1024, ff::fr_t::one()), back(1024);
+        ntt.load(0, v);
+        ntt.transform_resident(0, 10, cuda::ntt_kind::forward);
+        ntt.transform_resident(0, 10, cuda::ntt_kind::inverse);
+        ntt.store(0, back);
+        EXPECT_TRUE(back == v);
+    }
 }
 
 // These run with or without a GPU.
