@@ -22,9 +22,9 @@ template <class F>
 struct xyzz_t {
     F x, y, zz, zzz;  // identity when zz == 0
 
-    static constexpr xyzz_t identity() { return xyzz_t(); }
+    static constexpr CUZK_HD xyzz_t identity() { return xyzz_t(); }
     static CUZK_HD xyzz_t from_affine(const affine_t<F>& a) {
-        xyzz_t p;
+        xyzz_t p = identity();
         if (!a.infinity) {
             p.x = a.x;
             p.y = a.y;
@@ -46,7 +46,7 @@ struct xyzz_t {
         return r;
     }
     CUZK_HD static xyzz_t from_jacobian(const jacobian_t<F>& p) {
-        xyzz_t r;
+        xyzz_t r = identity();
         if (p.is_identity()) return r;
         r.zz = p.z.sqr();
         r.zzz = r.zz * p.z;
@@ -61,10 +61,14 @@ struct xyzz_t {
         return r;
     }
 
+    // The affine-point steps take any point type with x, y and is_identity(): affine_t<F> here, and the
+    // GPU's packed affine points (gpud/cuda/curve.cuh), which instantiate these same formulas on the device.
+
     // 2 * affine point (mdbl-2008-s): 4M + 3S, with ZZ = V and ZZZ = W.
-    CUZK_HD CUZK_EC_OUTLINE static xyzz_t dbl_affine(const affine_t<F>& a) {
-        xyzz_t r;
-        if (a.infinity || a.y.is_zero()) return r;
+    template <class A>
+    CUZK_HD CUZK_EC_OUTLINE static xyzz_t dbl_affine(const A& a) {
+        xyzz_t r = identity();
+        if (a.is_identity() || a.y.is_zero()) return r;
         F u = a.y.dbl();
         F v = u.sqr();
         F w = u * v;
@@ -95,10 +99,14 @@ struct xyzz_t {
     }
 
     // this += affine point (madd-2008-s): 8M + 2S. The bucket accumulation step of Pippenger.
-    CUZK_HD CUZK_EC_OUTLINE void accumulate(const affine_t<F>& q) {
-        if (q.infinity) return;
+    template <class A>
+    CUZK_HD CUZK_EC_OUTLINE void accumulate(const A& q) {
+        if (q.is_identity()) return;
         if (is_identity()) {
-            *this = from_affine(q);
+            x = q.x;
+            y = q.y;
+            zz = F::one();
+            zzz = F::one();
             return;
         }
         F p = q.x * zz - x;
@@ -157,6 +165,19 @@ struct xyzz_t {
         x = x3;
         zz = zz * q.zz * pp;
         zzz = zzz * q.zzz * ppp;
+    }
+
+    // k * this for a small k, most significant bit first: bits(k) doublings, popcount(k) additions (the GPU's
+    // bucket reduction weights segment sums with it).
+    CUZK_HD xyzz_t mul_small(uint32_t k) const {
+        xyzz_t r = identity();
+        int top = 31;
+        while (top > 0 && !((k >> top) & 1)) --top;
+        for (int b = top; b >= 0; --b) {
+            r.dbl_in_place();
+            if ((k >> b) & 1) r.add(*this);
+        }
+        return r;
     }
 };
 

@@ -329,6 +329,7 @@ struct __align__(16) dev_fp2 {
     }
     __device__ __forceinline__ dev_fp2 operator-() const { return {-c0, -c1}; }
     __device__ __forceinline__ dev_fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+    __device__ __forceinline__ dev_fp2& operator*=(const dev_fp2& b) { return *this = *this * b; }
     // Karatsuba: 3M.
     __device__ __forceinline__ friend dev_fp2 operator*(const dev_fp2& a, const dev_fp2& b) {
         dev_fp t0 = a.c0 * b.c0;
