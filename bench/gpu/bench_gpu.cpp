@@ -24,7 +24,11 @@
 // and from the same vectors page-locked by cuda::host_pin (host_pin.hpp), as the backend pins them in prepare;
 // the registration and unregistration are timed too, as CPU time (the backend pays them outside the CUDA
 // lock, in prepare and finish). Once, after the warm-up's pinned copy, row a is read back and compared.
+// Then whether pinning on one thread slows the GPU work of another (gpud: one worker pins in prepare while
+// another holds the lock): the kernels with the L/A/B uploads from pinned memory, alone and while a second
+// thread pins and unpins rows a, b, c (12 GiB at 2^27) in a loop.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -323,6 +327,67 @@ int partition_bench(int argc, char** argv) {
                  " to the CPU outside the lock", kern, xfer_p, reg, median(r_unpin));
         record("partition: GPU work under the lock, pinned copies", kern + xfer_p, note);
         if (!readback_ok) return 1;
+
+        // Pinning next to GPU work: the kernels and the L/A/B uploads (their ranges pinned, as under the lock
+        // in gpud), alone and while another thread pins and unpins the rows (which this sequence does not read).
+        cuda::host_pin pin_l(0, aux.data(), aux.size() * sizeof(fr_t)), pin_a(0, a_sc.data(), a_sc.size() * sizeof(fr_t)),
+            pin_b(0, b_sc.data(), b_sc.size() * sizeof(fr_t));
+        auto gpu_work = [&](int rep) {
+            for (int sl = 0; sl < 3; ++sl) ntt.fill_random(sl, L, 5000 + 3 * rep + sl);
+            ntt.synchronize();
+            return time_ms([&] {
+                ntt.compute_h_resident(L);
+                ntt.synchronize();
+                g1.upload_scalars_device(ntt.device_data(0), n_h);
+                g1.run_uploaded_range(first_h, n_h);
+                g1.upload_scalars(aux);
+                g1.run_uploaded_range(first_l, n_l);
+                g1.upload_scalars(a_sc);
+                g1.run_uploaded_range(first_a, n_a);
+                g1.upload_scalars(b_sc);
+                g1.run_uploaded_range(first_b, n_b);
+                g2.upload_scalars(b_sc);
+                g2.run_uploaded(n_b);
+            });
+        };
+        std::vector<double> alone, beside;
+        for (int rep = 0; rep < reps; ++rep) alone.push_back(gpu_work(rep));
+        std::atomic<bool> stop{false};
+        std::atomic<int> cycles{0};
+        std::string pinner_error;
+        double pinner_ms = 0;
+        std::thread pinner([&] {
+            const double p0 = now_ms();
+            try {
+                while (!stop) {
+                    std::vector<cuda::host_pin> ps;
+                    for (const auto* r : rows) ps.emplace_back(0, r->data(), r->size() * sizeof(fr_t));
+                    for (auto& p : ps) p.unpin();
+                    ++cycles;
+                }
+            } catch (const std::exception& e) {
+                pinner_error = e.what();
+            }
+            pinner_ms = now_ms() - p0;
+        });
+        try {
+            for (int rep = 0; rep < reps; ++rep) beside.push_back(gpu_work(reps + rep));
+        } catch (...) {
+            stop = true;
+            pinner.join();
+            throw;
+        }
+        stop = true;
+        pinner.join();
+        snprintf(note, sizeof note, "median of %d; L/A/B scalars pinned%s", reps,
+                 pin_l.pinned() && pin_a.pinned() && pin_b.pinned() ? "" : " (NOT all: refused)");
+        record("partition: kernels + L/A/B uploads, alone", median(alone), note);
+        snprintf(note, sizeof note,
+                 "median of %d, while another thread pinned and unpinned rows a,b,c (%.1f GiB) %d times, %.0f ms "
+                 "per cycle%s%s",
+                 reps, rows_gib, cycles.load(), cycles > 0 ? pinner_ms / cycles : 0.0,
+                 pinner_error.empty() ? "" : "; pinning thread failed: ", pinner_error.c_str());
+        record("partition: kernels + L/A/B uploads, pinning beside", median(beside), note);
     }
     {
         auto seeds = seeds_for<ff::fp2_t>(size_t(1) << 20, 33);
