@@ -16,7 +16,8 @@ mkdir -p "$OUT"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_ARGS=${BENCH_ARGS:-}
 # Which benchmarks follow the tests: "kernels" (MSM, NTT, H tables), "partition" (cuzk_bench_gpu --partition:
-# GPU time of a synthetic 32 GiB-shape partition); both by default.
+# GPU time of a synthetic 32 GiB-shape partition); both by default. "profile" adds Nsight Compute (ncu)
+# reports of the MSM accumulation and NTT pass kernels at 2^20 (where ncu can read the counters).
 BENCH_MODES=${BENCH_MODES:-kernels partition}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
 
@@ -27,11 +28,15 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=c
 if [ -n "${1:-}" ]; then
   BIN=$(cd "$1" && pwd)
   run() { LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" timeout "$STEP_TIMEOUT" "$@"; }
+  profile_run() { LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" timeout "$STEP_TIMEOUT" "$@"; }
   if ! run "$BIN/test_cuda_ntt" --gtest_list_tests >/dev/null 2>&1; then
     echo "prebuilt executables do not start with this machine's C library: using the packed loader"
     LOADER="$BIN/glibc/ld-linux-x86-64.so.2"
     LIBS="$BIN/glibc:$BIN/lib:/usr/local/nvidia/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/local/cuda/lib64"
     run() { timeout "$STEP_TIMEOUT" "$LOADER" --library-path "$LIBS" "$@"; }
+    # ncu starts the program itself: through the packed loader, which ncu follows as the profiled process.
+    profile_run() { local tool=("${@:1:$#-1}"); timeout "$STEP_TIMEOUT" "${tool[@]}" "$LOADER" --library-path "$LIBS" "${@: -1}" \
+      --max-log-msm 20 --max-log-ntt 20 --reps 1; }
   fi
 else
   BIN=$SRC/build-gpu
@@ -44,6 +49,7 @@ else
   for f in test_cuda_msm test_cuda_ntt test_cuda_backend; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
   ln -sf "$BIN/gpud/cuzk_bench_gpu" "$BIN/cuzk_bench_gpu"
   run() { timeout "$STEP_TIMEOUT" "$@"; }
+  profile_run() { timeout "$STEP_TIMEOUT" "$@"; }
 fi
 
 status=0
@@ -63,5 +69,24 @@ fi
 if [[ " $BENCH_MODES " == *" partition "* ]]; then
   run "$BIN/cuzk_bench_gpu" --partition 2>&1 | tee "$OUT/bench_partition.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" profile "* ]]; then
+  # Warp stall reasons, issue rates, occupancy and memory throughput of the hottest kernels.
+  NCU=(ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats
+       --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
+  if command -v ncu >/dev/null; then
+    for k in accumulate_kernel dif_pass_kernel; do
+      if [ -n "${1:-}" ] && [ -n "${LOADER:-}" ]; then
+        profile_run "${NCU[@]}" -k "regex:$k" --launch-skip 1 -c 2 "$BIN/cuzk_bench_gpu" >"$OUT/ncu_$k.txt" 2>&1
+      else
+        profile_run "${NCU[@]}" -k "regex:$k" --launch-skip 1 -c 2 "$BIN/cuzk_bench_gpu" --max-log-msm 20 --max-log-ntt 20 \
+          --reps 1 >"$OUT/ncu_$k.txt" 2>&1
+      fi
+      echo "ncu $k: exit $?, report in ncu_$k.txt"
+      grep -E "Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Memory Throughput|Issued Ipc|No Eligible|Stall|One or More" "$OUT/ncu_$k.txt" | head -30
+    done
+  else
+    echo "ncu not found: no profile"
+  fi
 fi
 exit $status

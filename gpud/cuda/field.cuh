@@ -16,65 +16,92 @@
 #include <cstdint>
 
 #include "common/ff/bls12_381.hpp"
+#include "common/ff/hd.hpp"
+
+// Qualifiers of this file's code: __host__ __device__ under nvcc (the host copies serve the unit tests of
+// the arithmetic against the CPU field), plain C++ under g++.
+#if defined(__CUDACC__)
+#define CUZK_HD_NOINLINE __host__ __device__ __noinline__
+#define CUZK_UNROLL _Pragma("unroll")
+#else
+#define CUZK_HD_NOINLINE __attribute__((noinline))
+#define CUZK_UNROLL _Pragma("GCC unroll 32")
+#endif
 
 namespace cuzk::cuda {
 
 namespace ptx {
-__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
+// Each wrapper is one PTX instruction on the device. On the host (unit tests of this file's arithmetic
+// against the CPU field, tests/test_cuda_field_host.cpp) the carry flag CC.CF is emulated in a
+// thread-local word with the same semantics: .cc writes it, c reads it; for subtraction it is the borrow.
+#if !defined(__CUDA_ARCH__)
+inline thread_local uint32_t host_cf = 0;
+inline uint32_t host_add(uint64_t v, bool write) {
+    if (write) host_cf = uint32_t(v >> 32);
+    return uint32_t(v);
 }
-__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
+inline uint32_t host_sub(uint32_t a, uint32_t b, uint32_t borrow_in, bool write) {
+    const uint64_t v = uint64_t(a) - uint64_t(b) - borrow_in;
+    if (write) host_cf = uint32_t(v >> 63);
+    return uint32_t(v);
 }
-__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+inline uint32_t lo(uint32_t a, uint32_t b) { return uint32_t(uint64_t(a) * b); }
+inline uint32_t hi(uint32_t a, uint32_t b) { return uint32_t((uint64_t(a) * b) >> 32); }
+#define CUZK_PTX(dev_asm, host_expr) return (host_expr);
+#else
+#define CUZK_PTX(dev_asm, host_expr) \
+    uint32_t r;                      \
+    dev_asm;                         \
     return r;
+#endif
+CUZK_HD_INLINE uint32_t add_cc(uint32_t a, uint32_t b) {
+    CUZK_PTX(asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)), host_add(uint64_t(a) + b, true))
 }
-__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
+CUZK_HD_INLINE uint32_t addc_cc(uint32_t a, uint32_t b) {
+    CUZK_PTX(asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)),
+             host_add(uint64_t(a) + b + host_cf, true))
 }
-__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
+CUZK_HD_INLINE uint32_t addc(uint32_t a, uint32_t b) {
+    CUZK_PTX(asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)), host_add(uint64_t(a) + b + host_cf, false))
 }
-__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
+CUZK_HD_INLINE uint32_t sub_cc(uint32_t a, uint32_t b) {
+    CUZK_PTX(asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)), host_sub(a, b, 0, true))
 }
-__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
+CUZK_HD_INLINE uint32_t subc_cc(uint32_t a, uint32_t b) {
+    CUZK_PTX(asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)), host_sub(a, b, host_cf, true))
 }
-__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
+CUZK_HD_INLINE uint32_t subc(uint32_t a, uint32_t b) {
+    CUZK_PTX(asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)), host_sub(a, b, host_cf, false))
 }
-__device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
+CUZK_HD_INLINE uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    CUZK_PTX(asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)),
+             host_add(uint64_t(lo(a, b)) + c, true))
 }
-__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
+CUZK_HD_INLINE uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    CUZK_PTX(asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)),
+             host_add(uint64_t(lo(a, b)) + c + host_cf, true))
 }
-__device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
+CUZK_HD_INLINE uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    CUZK_PTX(asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)),
+             host_add(uint64_t(hi(a, b)) + c, true))
 }
+CUZK_HD_INLINE uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    CUZK_PTX(asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)),
+             host_add(uint64_t(hi(a, b)) + c + host_cf, true))
+}
+CUZK_HD_INLINE uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+    CUZK_PTX(asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)),
+             host_add(uint64_t(hi(a, b)) + c + host_cf, false))
+}
+// The high word of (hi:lo) << n, 0 < n < 32.
+CUZK_HD_INLINE uint32_t shl_pair(uint32_t lo_word, uint32_t hi_word, unsigned n) {
+#if defined(__CUDA_ARCH__)
+    return __funnelshift_l(lo_word, hi_word, n);
+#else
+    return (hi_word << n) | (lo_word >> (32 - n));
+#endif
+}
+#undef CUZK_PTX
 }  // namespace ptx
 
 // The host field's constants split into 32-bit words, evaluated at compile time.
@@ -103,109 +130,109 @@ struct field_words {
 
 // |Inline| picks inlined or called multiplication (see mul_outline); both have the same layout.
 template <class HostField, bool Inline = (HostField::N <= 4)>
-struct __align__(16) dev_field {
+struct alignas(16) dev_field {
     using host_t = HostField;
     using W = field_words<HostField>;
     static constexpr int N = W::N;
     uint32_t v[N];
 
-    static __device__ __forceinline__ dev_field zero() {
+    static CUZK_HD_INLINE dev_field zero() {
         dev_field r;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) r.v[i] = 0;
         return r;
     }
-    static __device__ __forceinline__ dev_field one() {
+    static CUZK_HD_INLINE dev_field one() {
         constexpr auto R = W::one();
         dev_field r;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) r.v[i] = R.w[i];
         return r;
     }
-    __device__ __forceinline__ bool is_zero() const {
+    CUZK_HD_INLINE bool is_zero() const {
         uint32_t acc = 0;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) acc |= v[i];
         return acc == 0;
     }
-    __device__ __forceinline__ bool is_one() const {
+    CUZK_HD_INLINE bool is_one() const {
         constexpr auto R = W::one();
         uint32_t acc = 0;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) acc |= v[i] ^ R.w[i];
         return acc == 0;
     }
-    __device__ __forceinline__ friend bool operator==(const dev_field& a, const dev_field& b) {
+    CUZK_HD_INLINE friend bool operator==(const dev_field& a, const dev_field& b) {
         uint32_t acc = 0;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) acc |= a.v[i] ^ b.v[i];
         return acc == 0;
     }
 
     // r = t - p when t >= p, else t; t < 2p.
-    static __device__ __forceinline__ void reduce_once(uint32_t (&t)[N]) {
+    static CUZK_HD_INLINE void reduce_once(uint32_t (&t)[N]) {
         constexpr auto P = W::modulus();
         uint32_t s[N];
         s[0] = ptx::sub_cc(t[0], P.w[0]);
-#pragma unroll
+CUZK_UNROLL
         for (int i = 1; i < N; ++i) s[i] = ptx::subc_cc(t[i], P.w[i]);
         uint32_t borrow = ptx::subc(0, 0);  // 0xffffffff when t < p
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) t[i] = borrow ? t[i] : s[i];
     }
 
-    __device__ __forceinline__ friend dev_field operator+(const dev_field& a, const dev_field& b) {
+    CUZK_HD_INLINE friend dev_field operator+(const dev_field& a, const dev_field& b) {
         // Both moduli leave a spare top bit, so a + b < 2p never carries out of N words.
         dev_field r;
         r.v[0] = ptx::add_cc(a.v[0], b.v[0]);
-#pragma unroll
+CUZK_UNROLL
         for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(a.v[i], b.v[i]);
         r.v[N - 1] = ptx::addc(a.v[N - 1], b.v[N - 1]);
         reduce_once(r.v);
         return r;
     }
-    __device__ __forceinline__ friend dev_field operator-(const dev_field& a, const dev_field& b) {
+    CUZK_HD_INLINE friend dev_field operator-(const dev_field& a, const dev_field& b) {
         constexpr auto P = W::modulus();
         dev_field r;
         r.v[0] = ptx::sub_cc(a.v[0], b.v[0]);
-#pragma unroll
+CUZK_UNROLL
         for (int i = 1; i < N; ++i) r.v[i] = ptx::subc_cc(a.v[i], b.v[i]);
         uint32_t mask = ptx::subc(0, 0);  // all ones on borrow: add p back
         r.v[0] = ptx::add_cc(r.v[0], P.w[0] & mask);
-#pragma unroll
+CUZK_UNROLL
         for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(r.v[i], P.w[i] & mask);
         r.v[N - 1] = ptx::addc(r.v[N - 1], P.w[N - 1] & mask);
         return r;
     }
-    __device__ __forceinline__ dev_field operator-() const { return zero() - *this; }
-    __device__ __forceinline__ dev_field dbl() const { return *this + *this; }
-    __device__ __forceinline__ dev_field& operator+=(const dev_field& b) { return *this = *this + b; }
-    __device__ __forceinline__ dev_field& operator-=(const dev_field& b) { return *this = *this - b; }
-    __device__ __forceinline__ dev_field& operator*=(const dev_field& b) { return *this = *this * b; }
+    CUZK_HD_INLINE dev_field operator-() const { return zero() - *this; }
+    CUZK_HD_INLINE dev_field dbl() const { return *this + *this; }
+    CUZK_HD_INLINE dev_field& operator+=(const dev_field& b) { return *this = *this + b; }
+    CUZK_HD_INLINE dev_field& operator-=(const dev_field& b) { return *this = *this - b; }
+    CUZK_HD_INLINE dev_field& operator*=(const dev_field& b) { return *this = *this * b; }
 
     // Montgomery reduction of the 2N-word t: returns t * 2^(-32N) mod p, for t < p * 2^(32N).
     // Row i adds m p at word i (m = t[i] (-p^-1) makes word i zero). The carry out of word i+N
     // is held in |pending| and added at word i+N+1 by the next row; after the last row it is zero
     // because the result is < 2p < 2^(32N).
-    static __device__ __forceinline__ dev_field redc(uint32_t (&t)[2 * N]) {
+    static CUZK_HD_INLINE dev_field redc(uint32_t (&t)[2 * N]) {
         constexpr auto P = W::modulus();
         constexpr uint32_t INV = W::inv();
         uint32_t pending = 0;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) {
             uint32_t m = t[i] * INV;
             t[i] = ptx::mad_lo_cc(m, P.w[0], t[i]);
-#pragma unroll
+CUZK_UNROLL
             for (int j = 1; j < N; ++j) t[i + j] = ptx::madc_lo_cc(m, P.w[j], t[i + j]);
             t[i + N] = ptx::addc_cc(t[i + N], pending);
             uint32_t c = ptx::addc(0, 0);
             t[i + 1] = ptx::mad_hi_cc(m, P.w[0], t[i + 1]);
-#pragma unroll
+CUZK_UNROLL
             for (int j = 1; j < N; ++j) t[i + j + 1] = ptx::madc_hi_cc(m, P.w[j], t[i + j + 1]);
             pending = ptx::addc(c, 0);
         }
         dev_field r;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) r.v[i] = t[N + i];
         reduce_once(r.v);
         return r;
@@ -213,33 +240,33 @@ struct __align__(16) dev_field {
 
     // Row i adds a * b[i] at word i: low halves then high halves. The partial product after row i
     // is < 2^(32(N+i+1)), so neither chain carries out of word i+N.
-    static __device__ __forceinline__ dev_field mul_inline(const dev_field& a, const dev_field& b) {
+    static CUZK_HD_INLINE dev_field mul_inline(const dev_field& a, const dev_field& b) {
         uint32_t t[2 * N];
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < 2 * N; ++i) t[i] = 0;
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) {
             t[i] = ptx::mad_lo_cc(a.v[0], b.v[i], t[i]);
-#pragma unroll
+CUZK_UNROLL
             for (int j = 1; j < N; ++j) t[i + j] = ptx::madc_lo_cc(a.v[j], b.v[i], t[i + j]);
             t[i + N] = ptx::addc(t[i + N], 0);
             t[i + 1] = ptx::mad_hi_cc(a.v[0], b.v[i], t[i + 1]);
-#pragma unroll
+CUZK_UNROLL
             for (int j = 1; j < N - 1; ++j) t[i + j + 1] = ptx::madc_hi_cc(a.v[j], b.v[i], t[i + j + 1]);
             t[i + N] = ptx::madc_hi(a.v[N - 1], b.v[i], t[i + N]);
         }
         return redc(t);
     }
 
-    __device__ __forceinline__ dev_field sqr_inline() const {
+    CUZK_HD_INLINE dev_field sqr_inline() const {
         uint32_t t[2 * N];
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < 2 * N; ++i) t[i] = 0;
         // Cross products a_i a_j (i < j) at word i+j; same carry bound as the multiplication.
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N - 1; ++i) {
             t[2 * i + 1] = ptx::mad_lo_cc(v[i], v[i + 1], t[2 * i + 1]);
-#pragma unroll
+CUZK_UNROLL
             for (int j = i + 2; j < N; ++j) t[i + j] = ptx::madc_lo_cc(v[i], v[j], t[i + j]);
             t[i + N] = ptx::addc(t[i + N], 0);
             if (i + 1 == N - 1) {
@@ -247,19 +274,19 @@ struct __align__(16) dev_field {
                 t[i + N + 1] = ptx::addc(t[i + N + 1], 0);
             } else {
                 t[2 * i + 2] = ptx::mad_hi_cc(v[i], v[i + 1], t[2 * i + 2]);
-#pragma unroll
+CUZK_UNROLL
                 for (int j = i + 2; j < N - 1; ++j) t[i + j + 1] = ptx::madc_hi_cc(v[i], v[j], t[i + j + 1]);
                 t[i + N] = ptx::madc_hi_cc(v[i], v[N - 1], t[i + N]);
                 t[i + N + 1] = ptx::addc(t[i + N + 1], 0);
             }
         }
         // Double (the cross sum is < 2^(64N - 1)), then add the squares a_i^2 at word 2i.
-#pragma unroll
-        for (int i = 2 * N - 1; i > 0; --i) t[i] = __funnelshift_l(t[i - 1], t[i], 1);
+CUZK_UNROLL
+        for (int i = 2 * N - 1; i > 0; --i) t[i] = ptx::shl_pair(t[i - 1], t[i], 1);
         t[0] = 0;
         t[0] = ptx::mad_lo_cc(v[0], v[0], t[0]);
         t[1] = ptx::madc_hi_cc(v[0], v[0], t[1]);
-#pragma unroll
+CUZK_UNROLL
         for (int i = 1; i < N - 1; ++i) {
             t[2 * i] = ptx::madc_lo_cc(v[i], v[i], t[2 * i]);
             t[2 * i + 1] = ptx::madc_hi_cc(v[i], v[i], t[2 * i + 1]);
@@ -273,23 +300,23 @@ struct __align__(16) dev_field {
     // them (42 for G2), and inlining every one made a single translation unit take ptxas over ten
     // minutes per architecture. The call costs a few dozen instructions of argument moves. Fr (NTT
     // butterflies, one multiplication each) stays inline.
-    static __device__ __noinline__ dev_field mul_outline(const dev_field a, const dev_field b) {
+    static CUZK_HD_NOINLINE dev_field mul_outline(const dev_field a, const dev_field b) {
         return mul_inline(a, b);
     }
-    static __device__ __noinline__ dev_field sqr_outline(const dev_field a) { return a.sqr_inline(); }
-    __device__ __forceinline__ friend dev_field operator*(const dev_field& a, const dev_field& b) {
+    static CUZK_HD_NOINLINE dev_field sqr_outline(const dev_field a) { return a.sqr_inline(); }
+    CUZK_HD_INLINE friend dev_field operator*(const dev_field& a, const dev_field& b) {
         if constexpr (!Inline) return mul_outline(a, b);
         else return mul_inline(a, b);
     }
-    __device__ __forceinline__ dev_field sqr() const {
+    CUZK_HD_INLINE dev_field sqr() const {
         if constexpr (!Inline) return sqr_outline(*this);
         else return sqr_inline();
     }
 
     // Montgomery form -> canonical integer (multiply by 1).
-    __device__ __forceinline__ dev_field from_montgomery() const {
+    CUZK_HD_INLINE dev_field from_montgomery() const {
         uint32_t t[2 * N];
-#pragma unroll
+CUZK_UNROLL
         for (int i = 0; i < N; ++i) {
             t[i] = v[i];
             t[N + i] = 0;
@@ -298,7 +325,7 @@ struct __align__(16) dev_field {
     }
 
     // Inverse by Fermat (a^(p-2)); zero maps to zero. ~BITS squarings + BITS/2 multiplications.
-    __device__ dev_field inverse() const {
+    CUZK_HD dev_field inverse() const {
         constexpr auto E = W::minus_two();
         dev_field r = one();
         for (int i = N - 1; i >= 0; --i) {
@@ -315,34 +342,34 @@ using dev_fp = dev_field<ff::fp_t>;
 using dev_fr = dev_field<ff::fr_t>;
 
 // Fp2 = Fp[u] / (u^2 + 1), the same layout as ff::fp2_t (c0 then c1).
-struct __align__(16) dev_fp2 {
+struct alignas(16) dev_fp2 {
     dev_fp c0, c1;
 
-    static __device__ __forceinline__ dev_fp2 zero() { return {dev_fp::zero(), dev_fp::zero()}; }
-    static __device__ __forceinline__ dev_fp2 one() { return {dev_fp::one(), dev_fp::zero()}; }
-    __device__ __forceinline__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-    __device__ __forceinline__ friend dev_fp2 operator+(const dev_fp2& a, const dev_fp2& b) {
+    static CUZK_HD_INLINE dev_fp2 zero() { return {dev_fp::zero(), dev_fp::zero()}; }
+    static CUZK_HD_INLINE dev_fp2 one() { return {dev_fp::one(), dev_fp::zero()}; }
+    CUZK_HD_INLINE bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    CUZK_HD_INLINE friend dev_fp2 operator+(const dev_fp2& a, const dev_fp2& b) {
         return {a.c0 + b.c0, a.c1 + b.c1};
     }
-    __device__ __forceinline__ friend dev_fp2 operator-(const dev_fp2& a, const dev_fp2& b) {
+    CUZK_HD_INLINE friend dev_fp2 operator-(const dev_fp2& a, const dev_fp2& b) {
         return {a.c0 - b.c0, a.c1 - b.c1};
     }
-    __device__ __forceinline__ dev_fp2 operator-() const { return {-c0, -c1}; }
-    __device__ __forceinline__ dev_fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-    __device__ __forceinline__ dev_fp2& operator*=(const dev_fp2& b) { return *this = *this * b; }
+    CUZK_HD_INLINE dev_fp2 operator-() const { return {-c0, -c1}; }
+    CUZK_HD_INLINE dev_fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+    CUZK_HD_INLINE dev_fp2& operator*=(const dev_fp2& b) { return *this = *this * b; }
     // Karatsuba: 3M.
-    __device__ __forceinline__ friend dev_fp2 operator*(const dev_fp2& a, const dev_fp2& b) {
+    CUZK_HD_INLINE friend dev_fp2 operator*(const dev_fp2& a, const dev_fp2& b) {
         dev_fp t0 = a.c0 * b.c0;
         dev_fp t1 = a.c1 * b.c1;
         dev_fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
     }
     // (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2M.
-    __device__ __forceinline__ dev_fp2 sqr() const {
+    CUZK_HD_INLINE dev_fp2 sqr() const {
         dev_fp t = c0 * c1;
         return {(c0 + c1) * (c0 - c1), t.dbl()};
     }
-    __device__ dev_fp2 inverse() const {
+    CUZK_HD dev_fp2 inverse() const {
         dev_fp t = (c0.sqr() + c1.sqr()).inverse();
         return {c0 * t, -(c1 * t)};
     }

@@ -1,0 +1,149 @@
+// The GPU's field arithmetic (gpud/cuda/field.cuh: 32-bit limbs, PTX carry chains) compiled for the host,
+// with the carry flag emulated, against the CPU field (common/ff): every machine, CI included, checks the
+// device multiplication, squaring, reduction, addition, subtraction and inversion for Fp, Fr and Fp2 on
+// random and edge operands, and the device XYZZ bucket steps against the host ones. The GPU tests
+// (test_cuda_*) check the same code as compiled for the device, where a GPU is present.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "common/ec/xyzz.hpp"
+#include "common/ff/bls12_381.hpp"
+#include "common/ff/fp2.hpp"
+#include "gpud/cuda/field.cuh"
+#include "support/curve_points.hpp"
+
+using namespace cuzk;
+
+namespace {
+
+template <class D, class H>
+D to_dev(const H& h) {
+    static_assert(sizeof(D) == sizeof(H));
+    D d;
+    std::memcpy(static_cast<void*>(&d), &h, sizeof d);
+    return d;
+}
+template <class H, class D>
+H to_host(const D& d) {
+    static_assert(sizeof(D) == sizeof(H));
+    H h;
+    std::memcpy(static_cast<void*>(&h), &d, sizeof h);
+    return h;
+}
+
+// Random elements and the edges of the representation: 0, 1, -1, 2, small values, 2^k, p - 2^k.
+template <class H>
+std::vector<H> operands(std::mt19937_64& rng, int random_count) {
+    std::vector<H> v{H::zero(), H::one(), -H::one(), H::one() + H::one()};
+    H two_k = H::one();
+    for (int k = 0; k < 400; ++k) {
+        if (k % 37 == 0) {
+            v.push_back(two_k);
+            v.push_back(-two_k);
+        }
+        two_k = two_k + two_k;
+    }
+    for (int i = 0; i < random_count; ++i) v.push_back(H::random(rng));
+    return v;
+}
+
+template <class D, class H>
+void check_field(int random_count, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const auto xs = operands<H>(rng, random_count);
+    for (const H& a : xs) {
+        const D da = to_dev<D>(a);
+        ASSERT_EQ(to_host<H>(da.sqr()), a.sqr());
+        ASSERT_EQ(to_host<H>(-da), -a);
+        ASSERT_EQ(to_host<H>(da.dbl()), a + a);
+        ASSERT_EQ(da.is_zero(), a.is_zero());
+        for (const H& b : xs) {
+            const D db = to_dev<D>(b);
+            ASSERT_EQ(to_host<H>(da * db), a * b);
+            ASSERT_EQ(to_host<H>(da + db), a + b);
+            ASSERT_EQ(to_host<H>(da - db), a - b);
+            if constexpr (std::is_same_v<D, cuda::dev_fp2>) {
+                ASSERT_EQ(da.c0 == db.c0 && da.c1 == db.c1, a == b);
+            } else {
+                ASSERT_EQ(da == db, a == b);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST(DeviceFieldOnHost, FpMatchesTheCpuField) { check_field<cuda::dev_fp, ff::fp_t>(40, 1); }
+
+TEST(DeviceFieldOnHost, FrMatchesTheCpuField) { check_field<cuda::dev_fr, ff::fr_t>(40, 2); }
+
+TEST(DeviceFieldOnHost, Fp2MatchesTheCpuField) { check_field<cuda::dev_fp2, ff::fp2_t>(15, 3); }
+
+TEST(DeviceFieldOnHost, InverseAndCanonicalForm) {
+    std::mt19937_64 rng(4);
+    for (const auto& a : operands<ff::fp_t>(rng, 10)) {
+        const auto d = to_dev<cuda::dev_fp>(a);
+        EXPECT_EQ(to_host<ff::fp_t>(d.inverse()), a.is_zero() ? ff::fp_t::zero() : a.inverse());
+        // from_montgomery gives the canonical integer: the host's to_canonical limbs.
+        const auto c = a.to_canonical();
+        const auto got = to_host<ff::fp_t>(d.from_montgomery());
+        EXPECT_EQ(std::memcmp(&c, &got, sizeof c), 0);
+    }
+    for (const auto& a : operands<ff::fr_t>(rng, 10)) {
+        const auto c = a.to_canonical();
+        const auto got = to_host<ff::fr_t>(to_dev<cuda::dev_fr>(a).from_montgomery());
+        EXPECT_EQ(std::memcmp(&c, &got, sizeof c), 0);
+        EXPECT_EQ(to_dev<cuda::dev_fr>(a).is_one(), a == ff::fr_t::one());
+    }
+    for (const auto& a : operands<ff::fp2_t>(rng, 5)) {
+        EXPECT_EQ(to_host<ff::fp2_t>(to_dev<cuda::dev_fp2>(a).inverse()), a.is_zero() ? ff::fp2_t::zero() : a.inverse());
+    }
+}
+
+// The bucket formulas instantiated with the device field (as the GPU MSM runs them) agree with the host
+// instantiation: accumulating affine points, adding buckets, doubling, small multiples.
+TEST(DeviceFieldOnHost, XyzzBucketStepsWithTheDeviceField) {
+    struct dev_point {
+        cuda::dev_fp x, y;
+        bool is_identity() const { return x.is_zero() && y.is_zero(); }
+    };
+    using host_b = ec::xyzz_t<ff::fp_t>;
+    using dev_b = ec::xyzz_t<cuda::dev_fp>;
+    std::mt19937_64 rng(5);
+    std::vector<ec::g1_affine_t> pts;
+    for (int i = 0; i < 24; ++i) pts.push_back(test::random_curve_point<ff::fp_t>(rng));
+    pts.push_back(pts[3]);                          // a repeated point: the doubling branch
+    pts.push_back(pts[5]);
+    pts.back().y = -pts.back().y;                   // a negated point: the identity branch
+    host_b h = host_b::identity(), h2 = host_b::identity();
+    dev_b d = dev_b::identity(), d2 = dev_b::identity();
+    for (size_t i = 0; i < pts.size(); ++i) {
+        const dev_point q{to_dev<cuda::dev_fp>(pts[i].x), to_dev<cuda::dev_fp>(pts[i].y)};
+        h.accumulate(pts[i]);
+        d.accumulate(q);
+        if (i % 2) {
+            h2.accumulate(pts[i]);
+            d2.accumulate(q);
+        }
+    }
+    auto same = [](const host_b& a, const dev_b& b) {
+        return to_host<ff::fp_t>(b.x) == a.x && to_host<ff::fp_t>(b.y) == a.y && to_host<ff::fp_t>(b.zz) == a.zz &&
+               to_host<ff::fp_t>(b.zzz) == a.zzz;
+    };
+    EXPECT_TRUE(same(h, d));
+    h.add(h2);
+    d.add(d2);
+    EXPECT_TRUE(same(h, d));
+    h.dbl_in_place();
+    d.dbl_in_place();
+    EXPECT_TRUE(same(h, d));
+    for (uint32_t k : {0u, 1u, 2u, 3u, 1000u, 65535u, 1u << 20}) EXPECT_TRUE(same(h.mul_small(k), d.mul_small(k)));
+    // mul_small against repeated addition, on the host type.
+    host_b sum = host_b::identity();
+    for (int i = 0; i < 13; ++i) sum.add(h2);
+    EXPECT_EQ(sum.to_jacobian(), h2.mul_small(13).to_jacobian());
+}
