@@ -15,7 +15,8 @@ void add_up_command(CLI::App& app, action& run) {
         unsigned wait_s = 60;
     };
     auto opt = std::make_shared<options>();
-    auto* cmd = app.add_subcommand("up", "Start the three daemons locally (defaults: CPU backend) and wait until ready");
+    auto* cmd = app.add_subcommand(
+        "up", "Start the three daemons locally (default backend auto: CUDA if a GPU is found, else CPU) and wait until ready");
     opt->service.add_to(*cmd);
     cmd->add_option("--wait", opt->wait_s, "seconds to wait for readiness")->capture_default_str();
     cmd->callback([opt, &run] {

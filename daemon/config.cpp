@@ -194,8 +194,8 @@ void validate(const config& c) {
     if (!levels.count(c.runtime.log_level))
         throw input_error(fmt::format("[runtime] log_level '{}' is not one of trace, debug, info, warn, error",
                                       c.runtime.log_level));
-    if (c.gpud.backend != "cpu" && c.gpud.backend != "cuda")
-        throw input_error(fmt::format("[gpud] backend '{}' is not 'cpu' or 'cuda'", c.gpud.backend));
+    if (c.gpud.backend != "auto" && c.gpud.backend != "cpu" && c.gpud.backend != "cuda")
+        throw input_error(fmt::format("[gpud] backend '{}' is not 'auto', 'cpu' or 'cuda'", c.gpud.backend));
     if (c.ring.name.empty()) throw input_error("[ring] name must not be empty");
 }
 

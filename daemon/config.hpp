@@ -44,7 +44,8 @@ struct synthd_section {
 };
 
 struct gpud_section {
-    std::string backend = "cpu";             // "cpu" (reference and fallback); "cuda" when built with CUDA
+    std::string backend = "auto";            // "auto": CUDA when built with it and GPU |gpu| is present, else CPU;
+                                             // "cpu" (reference and fallback); "cuda" (fails without the GPU)
     std::uint32_t workers = 2;
     int gpu = 0;
     std::optional<int> numa_node;

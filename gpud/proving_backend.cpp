@@ -15,25 +15,34 @@ namespace cuzk::gpud {
 std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu) {
     if (name == "cpu") return std::make_unique<cpu_backend>();
 #ifdef CUZK_GPUD_HAVE_CUDA
-    if (name == "cuda") return std::make_unique<cuda_backend>(gpu);
+    if (name == "cuda") return std::make_unique<cuda_backend>(gpu);  // strict: throws cuda_error without the GPU
     if (name == "auto") {
         std::string why;
         const int n = cuda::device_count(&why);
-        if (gpu >= 0 && gpu < n) return std::make_unique<cuda_backend>(gpu);
-        spdlog::info("[gpud] backend auto: no CUDA GPU {} ({} device(s){}{}): using the CPU backend", gpu, n,
-                     why.empty() ? "" : ": ", why);
+        if (gpu >= 0 && gpu < n) {
+            spdlog::info("[gpud] backend auto: CUDA GPU {} found ({} device(s)): using the CUDA backend", gpu, n);
+            return std::make_unique<cuda_backend>(gpu);
+        }
+        if (n == 0) {
+            spdlog::info("[gpud] backend auto: no CUDA device: {}: using the CPU backend",
+                         why.empty() ? "none found" : why);
+        } else {
+            spdlog::info("[gpud] backend auto: no CUDA GPU {} ({} device(s): 0..{}): using the CPU backend", gpu, n,
+                         n - 1);
+        }
         return std::make_unique<cpu_backend>();
     }
-    throw input_error(fmt::format("[gpud] backend '{}' is not available in this build (available: cpu, cuda, auto)",
+    throw input_error(fmt::format("[gpud] backend '{}' is not available in this build (available: auto, cpu, cuda)",
                                   name));
 #else
     (void)gpu;
     if (name == "auto") {
-        spdlog::info("[gpud] backend auto: this build has no CUDA backend: using the CPU backend");
+        spdlog::info("[gpud] backend auto: no CUDA device: this build has no CUDA backend (built without nvcc): "
+                     "using the CPU backend");
         return std::make_unique<cpu_backend>();
     }
     throw input_error(fmt::format(
-        "[gpud] backend '{}' is not available in this build (available: cpu, auto; built without CUDA)", name));
+        "[gpud] backend '{}' is not available in this build (available: auto, cpu; built without CUDA)", name));
 #endif
 }
 

@@ -33,7 +33,9 @@ public:
     virtual groth16::proof finish(partition_work& work, groth16::rng_fn& rng) = 0;
 };
 
-// "cpu" (always); other names throw input_error naming what this build offers.
+// "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the
+// CUDA backend when this build has it and cuda::device_count() finds GPU |gpu|, else the CPU backend, with an
+// info line saying which and why. Other names throw input_error naming what this build offers.
 std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu);
 
 }  // namespace cuzk::gpud

@@ -43,8 +43,24 @@ TEST(DaemonConfig, TheDocumentedExampleParses) {
     const auto c = daemon::load_config(CUZK_SOURCE_DIR "/systemd/cuzk.example.toml");
     EXPECT_EQ(c.ring.slots, 4u);
     EXPECT_EQ(c.runtime.spool_dir, "/var/lib/cuzk/spool");
-    EXPECT_EQ(c.gpud.backend, "cpu");
+    EXPECT_EQ(c.gpud.backend, "auto");
     EXPECT_FALSE(c.synthd.numa_node.has_value());
+}
+
+TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {
+    EXPECT_EQ(daemon::load_config_or_defaults(std::nullopt).gpud.backend, "auto");
+    for (const std::string name : {"auto", "cpu", "cuda"}) {
+        const auto path = std::filesystem::temp_directory_path() /
+                          ("cuzk-config-backend-" + std::to_string(::getpid()) + "-" + name + ".toml");
+        std::ofstream(path) << "[gpud]\nbackend = \"" << name << "\"\n";
+        const auto c = daemon::load_config(path);
+        std::filesystem::remove(path);
+        EXPECT_EQ(c.gpud.backend, name);
+    }
+    for (const std::string bad : {"opencl", "CUDA", "", "gpu"}) {
+        const auto e = error_of("[gpud]\nbackend = \"" + bad + "\"\n");
+        EXPECT_NE(e.find("[gpud] backend '" + bad + "' is not 'auto', 'cpu' or 'cuda'"), std::string::npos) << e;
+    }
 }
 
 TEST(DaemonConfig, ValuesAreRead) {
