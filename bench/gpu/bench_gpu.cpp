@@ -8,7 +8,7 @@
 // addition each) into up to 2^26 distinct points (msm.hpp, generate_points). A 2^20 G1 result
 // is checked against the CPU MSM on the same points and scalars before timing.
 //
-//   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5]
+//   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5] [--ntt-only]
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
@@ -435,7 +435,8 @@ int main(int argc, char** argv) {
     try {
         std::printf("device: %s\n", cuda::device_description(0).c_str());
         const size_t nmax = size_t(1) << max_log_msm;
-        {
+        // --ntt-only: the NTT and H figures alone (a short run after an NTT change).
+        if (!has_flag(argc, argv, "--ntt-only")) {
             cuda::g1_msm_context g1;
             auto seeds = seeds_for<ff::fp_t>(nmax, 1);
             double t0 = now_ms();
@@ -546,7 +547,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
-        {
+        if (!has_flag(argc, argv, "--ntt-only")) {
             const int g2_max = std::min(max_log_msm, 24);
             cuda::g2_msm_context g2;
             auto seeds = seeds_for<ff::fp2_t>(size_t(1) << g2_max, 2);
@@ -606,6 +607,27 @@ int main(int argc, char** argv) {
                 ntt.synchronize();
             });
             record("H pipeline 2^" + std::to_string(H), h, "7 NTTs + coset scalings + a*b-c, resident");
+            // Columns per strided pass (ntt.hpp set_pass_columns): contiguous runs against stages per pass.
+            for (unsigned cols : {1u, 2u, 3u, 4u, 5u, 6u}) {
+                ntt.set_pass_columns(cols);
+                for (int L : {24, max_log_ntt}) {
+                    ntt.fill_random(0, unsigned(L), 11);
+                    double f = median_ms(reps, [&] {
+                        ntt.transform_resident(0, unsigned(L), cuda::ntt_kind::forward);
+                        ntt.synchronize();
+                    });
+                    record("NTT 2^" + std::to_string(L) + " forward, 2^" + std::to_string(cols) + " columns per pass",
+                           f, "pass width sweep");
+                }
+                for (int s = 0; s < 3; ++s) ntt.fill_random(s, H, 100 + s);
+                double hc = median_ms(1, [&] {
+                    ntt.compute_h_resident(H);
+                    ntt.synchronize();
+                });
+                record("H pipeline 2^" + std::to_string(H) + ", 2^" + std::to_string(cols) + " columns per pass", hc,
+                       "pass width sweep");
+            }
+            ntt.set_pass_columns(0);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

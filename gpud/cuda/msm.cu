@@ -37,10 +37,12 @@ constexpr uint32_t NEG_FLAG = 0x80000000u;  // in a sorted value: the point ente
 constexpr uint32_t NO_BUCKET = 0xffffffffu;
 constexpr unsigned MAX_SEGMENT = 64;       // buckets per reduction thread, at most
 constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction is latency-bound below this
-// The accumulation variant used unless msm_options says otherwise (see accumulate_kernel).
-constexpr unsigned DEFAULT_ACCUMULATE_VARIANT = 1;
-constexpr int DEFAULT_MIN_BLOCKS = 1;
-constexpr bool DEFAULT_PREFETCH = false;
+// Defaults unless msm_options says otherwise (see accumulate_kernel). G1: prefetching, 128 pairs per thread,
+// the fastest of the sweep on an H200 (2^24 random: 175 ms against 188 for the plain kernel with 64; the
+// register caps lost more to spills than the extra warps won; BENCHMARKS.md). G2 (255 registers with
+// spills already) has the plain kernel only, with 64 pairs per thread, as measured before.
+constexpr unsigned G1_ACCUMULATE_VARIANT = 2, G1_CHUNK = 128;
+constexpr unsigned G2_ACCUMULATE_VARIANT = 1, G2_CHUNK = 64;
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
 
 // ---- classification: zero / one / other, compacted with one atomic per warp -------------------
@@ -409,9 +411,8 @@ struct msm_context<F>::impl {
     // msm_options::accumulate_variant; G2 has the default only (each variant is a separate compilation).
     void launch_accumulate(unsigned variant, size_t chunks, const point_t* pts, size_t total, unsigned chunk,
                            unsigned c) {
-        if (variant == 0) variant = DEFAULT_ACCUMULATE_VARIANT;
         if constexpr (std::is_same_v<DF, dev_fp>) {
-            switch (variant) {
+            switch (variant == 0 ? G1_ACCUMULATE_VARIANT : variant) {
                 case 1: return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
                 case 2: return launch_accumulate_as<1, true>(chunks, pts, total, chunk, c);
                 case 3: return launch_accumulate_as<3, true>(chunks, pts, total, chunk, c);
@@ -420,8 +421,8 @@ struct msm_context<F>::impl {
                 default: break;
             }
         } else {
-            if (variant == DEFAULT_ACCUMULATE_VARIANT) {
-                return launch_accumulate_as<DEFAULT_MIN_BLOCKS, DEFAULT_PREFETCH>(chunks, pts, total, chunk, c);
+            if (variant == 0 || variant == G2_ACCUMULATE_VARIANT) {
+                return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
             }
         }
         throw std::invalid_argument("GPU MSM: no accumulation variant " + std::to_string(variant) + " for this group");
@@ -512,7 +513,7 @@ struct msm_context<F>::impl {
             const size_t nbuckets = size_t(windows) * B;
             buckets.reserve(nbuckets);
             CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
-            const unsigned chunk = opt.chunk ? opt.chunk : 64;
+            const unsigned chunk = opt.chunk ? opt.chunk : std::is_same_v<DF, dev_fp> ? G1_CHUNK : G2_CHUNK;
             const size_t chunks = (total + chunk - 1) / chunk;
             head.reserve(chunks);
             tail.reserve(chunks);

@@ -31,7 +31,8 @@ struct msm_options {
     bool timing = false;       // fill the phase times of msm_report (CUDA events)
     // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, and (G1 only) the
     // accumulation kernel's variant: 1 plain, 2 prefetching the next point, 3 and 4 prefetching with the
-    // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch.
+    // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch; G1
+    // defaults to 2 with 128 pairs per thread; G2 has 1 only, with 64 (msm.cu says why).
     unsigned chunk = 0;
     unsigned accumulate_variant = 0;
 };

@@ -1,6 +1,7 @@
 // GPU NTT over Fr and the H pipeline (ntt.hpp).
 #include "gpud/cuda/ntt.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -14,6 +15,7 @@ namespace cuzk::cuda {
 namespace {
 
 constexpr unsigned LOG_TILE = 10;  // 1024 elements (32 KiB) of shared memory per block
+constexpr unsigned DEFAULT_PASS_COLUMNS_LOG = 0;  // see dif_pass_kernel
 constexpr unsigned POW_RUN = 64;   // consecutive powers per thread when filling tables
 
 dev_fr to_dev(const ff::fr_t& x) {
@@ -81,21 +83,13 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s) 
 // bits. When h >= LT the G values are consecutive low indices (coalesced rows of G elements); when
 // h < LT then h == k and the tile is T contiguous elements. Butterfly (u, v) -> (u + v, (u - v) w^j),
 // j = index mod 2^s, w the root of order 2^(s+1) = table[j << (log_table - 1 - s)].
-//
-// Twiddles. In a strided pass (h >= LT, so k = LT and G = 1) the block holds one value |lo| of the low
-// bits, and stage r (s = h - k + r) needs j = (mm << (h - k)) | lo for mm < 2^r, so
-//   w^j = table[mm << (log_table - 1 - r)] * table[lo << (log_table - 1 - s)]:
-// a root of order 2^(r+1) (at most 512 distinct entries of the table, shared by every block and stage, so
-// they stay in cache) times one value per block and stage. The block makes the 2^r twiddles of a stage in
-// shared memory (2^r multiplications for T/2 butterflies) instead of each butterfly reading table[j]: at
-// 2^27 those reads were scattered 32-byte loads from a 2 GiB table, 10 per element per pass.
-// In a contiguous pass lo = 0 and j < 2^r: the table entries read are those small roots already.
-constexpr unsigned MAX_STAGE_TWIDDLES = 1u << (LOG_TILE - 1);
-
+// A strided pass with G = 1 reads each element from a different 32-byte sector 2^(h-k) elements apart (4 MiB
+// at 2^27); G = 2^c consecutive columns (ntt_context::set_pass_columns) make runs of 32 G contiguous bytes
+// at the price of c fewer stages per pass. (Building each stage's twiddles in shared memory rather than
+// reading table[j] per butterfly was tried and measured 4% slower at 2^27 on an H200: the reads hit cache.)
 __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
                                                      const dev_fr* __restrict__ table, unsigned log_table) {
     extern __shared__ dev_fr tile[];
-    __shared__ dev_fr stage_tw[MAX_STAGE_TWIDDLES];
     const unsigned T = 1u << LT;
     const unsigned G = 1u << (LT - k);
     const bool strided = h >= LT;
@@ -117,38 +111,23 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
         unsigned g = strided ? l % G : l >> k;
         tile[l] = x[global_index(m, g)];
     }
-    // G == 1 in every strided pass (see above); the shared twiddles assume it.
-    const bool shared_tw = strided && G == 1;
+    __syncthreads();
     for (int r = int(k) - 1; r >= 0; --r) {
         const unsigned s = h - k + unsigned(r);
-        if (shared_tw) {
-            // Written after the previous stage's closing barrier, read after the next one.
-            const dev_fr c = table[lobase << (log_table - 1 - s)];
-            for (unsigned mm = threadIdx.x; mm < (1u << r); mm += blockDim.x) {
-                const dev_fr root = table[size_t(mm) << (log_table - 1 - unsigned(r))];
-                stage_tw[mm] = lobase == 0 ? root : root * c;
-            }
-        }
-        __syncthreads();
         for (unsigned q = threadIdx.x; q < T / 2; q += blockDim.x) {
             unsigned g = q % G, bq = q / G;
             unsigned m0 = ((bq >> r) << (r + 1)) | (bq & ((1u << r) - 1));
             unsigned m1 = m0 | (1u << r);
             unsigned i0 = local_index(m0, g), i1 = local_index(m1, g);
-            const unsigned mm = m0 & ((1u << r) - 1);
+            // j = global index of the first element mod 2^s.
+            size_t lo = strided ? lobase + g : 0;
+            size_t j = (size_t(m0 & ((1u << r) - 1)) << (h - k)) | lo;
             dev_fr u = tile[i0], v = tile[i1];
             tile[i0] = u + v;
             dev_fr d = u - v;
-            if (shared_tw) {
-                tile[i1] = (mm == 0 && lobase == 0) ? d : d * stage_tw[mm];
-            } else {
-                // j = global index of the first element mod 2^s.
-                size_t lo = strided ? lobase + g : 0;
-                size_t j = (size_t(mm) << (h - k)) | lo;
-                tile[i1] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
-            }
+            tile[i1] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
         }
-        __syncthreads();  // the tile for the next stage, and stage_tw free to be rewritten
+        __syncthreads();
     }
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
         unsigned m = strided ? l / G : l & ((1u << k) - 1);
@@ -204,6 +183,7 @@ struct ntt_context::impl {
     cudaStream_t stream = nullptr;
     device_buffer<dev_fr> slot[SLOTS];
     unsigned log_table = 0;  // tables hold omega_max^i for i < 2^(log_table - 1)
+    unsigned pass_columns_log = DEFAULT_PASS_COLUMNS_LOG;
     device_buffer<dev_fr> tw_fwd, tw_inv;
     // Per size, computed once: building a host domain costs milliseconds at 2^27.
     std::optional<detail::ntt_constants> consts[MAX_LOG + 1];
@@ -258,8 +238,9 @@ struct ntt_context::impl {
         const unsigned blocks = unsigned(n >> LT);
         const unsigned threads = std::min(512u, (1u << LT) / 2);
         const size_t smem = (size_t(1) << LT) * sizeof(dev_fr);
+        const unsigned cols = std::min(pass_columns_log, LT - 1);
         for (unsigned rem = L; rem > 0;) {
-            unsigned k = rem < LT ? rem : LT;
+            unsigned k = rem < LT ? rem : LT - cols;
             dif_pass_kernel<<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table);
             CUDA_LAUNCH_OK("dif_pass_kernel");
             rem -= k;
@@ -380,6 +361,11 @@ void ntt_context::compute_h(std::vector<ff::fr_t>& a, const std::vector<ff::fr_t
 }
 
 void ntt_context::prepare(unsigned log_n) { impl_->prepare(log_n); }
+
+void ntt_context::set_pass_columns(unsigned log_columns) {
+    if (log_columns > 8) throw std::invalid_argument("GPU NTT: at most 2^8 columns per pass");
+    impl_->pass_columns_log = log_columns;
+}
 
 const ff::fr_t* ntt_context::device_data(int s) const {
     impl_->check_slot(s);

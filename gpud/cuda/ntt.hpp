@@ -51,6 +51,9 @@ public:
     void compute_h_resident(unsigned log_n);
     // Builds the twiddle tables for sizes up to 2^log_n now, so timings exclude it.
     void prepare(unsigned log_n);
+    // Tuning (benchmarks): each strided pass over the data takes 2^log_columns consecutive elements per row
+    // (log_columns fewer butterfly stages per pass, longer contiguous reads). 0 is the default.
+    void set_pass_columns(unsigned log_columns);
     void synchronize();
     // Device address of a slot's elements (same layout as ff::fr_t), for handing a result to another
     // kernel (the H coefficients to the H MSM) without a round trip; null before the slot is used. Call
