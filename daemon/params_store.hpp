@@ -5,7 +5,9 @@
 // `cuzk setup --circuit porep:<registered proof> --out <params_dir>` writes; published parameters are linked
 // or copied under these names. A missing PoRep file is an error naming it (never generated here).
 // For the built-in test circuits a missing pair is generated (random toxic waste: tests and demo only; logged
-// as such), .vk first, so that whoever finds a .params also finds its .vk.
+// as such), .vk first, so that whoever finds a .params also finds its .vk; processes that miss the same pair
+// at once (the gpuds of several GPUs) take turns on an flock of <params_dir>/<stem>.lock, so one generates and
+// the others load its files.
 #pragma once
 
 #include <filesystem>
