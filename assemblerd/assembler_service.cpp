@@ -180,10 +180,12 @@ public:
         results.set(zmq::sockopt::linger, 0);
         results.bind(config_.endpoint(ipc::socket_names::results));
         auto synthd = daemon::connect_socket(context, zmq::socket_type::dealer, config_.endpoint(ipc::socket_names::synthd));
-        auto gpud = daemon::connect_socket(context, zmq::socket_type::dealer, config_.endpoint(ipc::socket_names::gpud));
+        std::map<int, zmq::socket_t> gpuds;  // by GPU; closed before |context| is
         api_ = &api;
         synthd_ = &synthd;
-        gpud_ = &gpud;
+        context_ = &context;
+        gpuds_ = &gpuds;
+        find_gpuds();
         // Jobs whose last proof was journaled before the previous process could finish them.
         for (auto& [id, j] : jobs_)
             if (!j.terminal() && !j.partitions.empty() && j.proved() == j.partitions.size()) complete(j);
@@ -191,13 +193,13 @@ public:
         daemon::service_pulse pulse;
         spdlog::info("assemblerd serving on {} ({} jobs recovered, dispatch window {}, verify {})",
                      config_.endpoint(ipc::socket_names::api), jobs_.size(), window_, config_.assemblerd.verify);
+        // gpud sockets come and go with the gpuds; their replies (errors only) are drained each turn.
         zmq::pollitem_t items[] = {{api.socket().handle(), 0, ZMQ_POLLIN, 0},
                                    {results.handle(), 0, ZMQ_POLLIN, 0},
-                                   {synthd.handle(), 0, ZMQ_POLLIN, 0},
-                                   {gpud.handle(), 0, ZMQ_POLLIN, 0}};
+                                   {synthd.handle(), 0, ZMQ_POLLIN, 0}};
         std::uint64_t last_sweep = 0;
         while (!daemon::shutdown_requested()) {
-            daemon::poll_once(items, 4, 20ms);
+            daemon::poll_once(items, 3, 20ms);
             while (auto req = api.receive()) on_request(*req);
             for (int i = 0; i < 256; ++i) {
                 std::optional<ipc::message> m;
@@ -211,7 +213,7 @@ public:
                 on_result(*m);
             }
             drain_replies(synthd, "synthd");
-            drain_replies(gpud, "gpud");
+            for (auto& [gpu, socket] : gpuds) drain_replies(socket, "gpud");
             for (const auto& o : verifier_.take()) on_verified(o);
             dispatch();
             const auto now = ipc::realtime_ms();
@@ -486,7 +488,10 @@ private:
 
     void stop_in_stages(std::uint64_t id) {
         (void)ipc::send_message(*synthd_, ipc::cancel_msg{id}, zmq::send_flags::dontwait);
-        (void)ipc::send_message(*gpud_, ipc::cancel_msg{id}, zmq::send_flags::dontwait);
+        // Every gpud: each may be proving a partition of the job. A gpud that is down (its socket file left
+        // behind) gets the cancel when it binds again.
+        find_gpuds();
+        for (auto& [gpu, socket] : *gpuds_) (void)ipc::send_message(socket, ipc::cancel_msg{id}, zmq::send_flags::dontwait);
         // READY slots are freed here too, so a cancel frees the ring even while gpud is down.
         ring_.discard_ready(id);
     }
@@ -550,13 +555,28 @@ private:
         }
     }
 
+    // Connects a DEALER to each gpud socket in the runtime directory not connected yet: at start, when a gpud
+    // says hello (it binds before), and before a cancel is sent. Sockets stay: a gpud that restarts binds the
+    // same name and ZeroMQ reconnects.
+    void find_gpuds() {
+        for (const int gpu : ipc::gpud_sockets_in(config_.runtime.dir)) {
+            if (gpuds_->count(gpu)) continue;
+            const auto endpoint = config_.endpoint(ipc::gpud_socket_name(gpu));
+            gpuds_->emplace(gpu, daemon::connect_socket(*context_, zmq::socket_type::dealer, endpoint));
+            spdlog::info("gpud of GPU {} at {}", gpu, endpoint);
+        }
+    }
+
     void on_hello(const ipc::stage_hello_msg& h) {
-        auto& known = h.from == ipc::stage::synthd ? synthd_identity_ : gpud_identity_;
+        if (h.from == ipc::stage::gpud) {
+            // gpud's work lives in the ring, which any gpud reclaims from a dead one: nothing to dispatch again.
+            spdlog::info("gpud (pid {}) started", h.pid);
+            return find_gpuds();
+        }
         const std::pair<std::int32_t, std::uint64_t> identity{h.pid, h.started_ms};
-        if (known == identity) return;
-        known = identity;
+        if (synthd_identity_ == identity) return;
+        synthd_identity_ = identity;
         spdlog::info("{} (pid {}) started", ipc::to_string(h.from), h.pid);
-        if (h.from != ipc::stage::synthd) return;  // gpud's work lives in the ring, which a restarted gpud reclaims
         std::size_t again = 0;
         for (auto& [id, j] : jobs_) {
             if (j.terminal()) continue;
@@ -745,11 +765,12 @@ private:
     std::uint64_t next_id_ = 1;
     std::uint64_t duplicates_ = 0;
     std::vector<waiter> waiters_;
-    std::pair<std::int32_t, std::uint64_t> synthd_identity_{0, 0}, gpud_identity_{0, 0};
+    std::pair<std::int32_t, std::uint64_t> synthd_identity_{0, 0};
     proof_verifier verifier_{config_.gpud.params_dir};
     daemon::request_router* api_ = nullptr;
     zmq::socket_t* synthd_ = nullptr;
-    zmq::socket_t* gpud_ = nullptr;
+    zmq::context_t* context_ = nullptr;
+    std::map<int, zmq::socket_t>* gpuds_ = nullptr;  // see find_gpuds
 };
 
 }  // namespace

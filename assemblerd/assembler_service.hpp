@@ -1,7 +1,8 @@
 // assemblerd: the front door and owner of job state.
 //   clients   -> api socket (ROUTER):   SUBMIT, AWAIT (long poll), CANCEL, STATUS_REQUEST
 //   synthd    <- JOB, CANCEL            (DEALER to synthd's socket)
-//   gpud      <- CANCEL                 (DEALER to gpud's socket)
+//   gpuds     <- CANCEL                 (one DEALER per gpud-<gpu> socket found in the runtime dir: every gpud
+//                                        may hold a partition of the job in flight)
 //   stages    -> results socket (PULL): SLOT_READY, PARTITION_PROOF, PARTITION_FAILED, STAGE_HELLO
 // Jobs are dispatched highest priority first, FIFO within a priority, at most dispatch_window partitions
 // handed to synthd and not yet synthesized (so a later high-priority job overtakes the rest of a long one).

@@ -119,7 +119,7 @@ lock_name = "cuzk-demo-lock-{1}"
         std::printf("  4. each proof against the next partition's public inputs: %s (expected invalid)\n",
                     forged ? "VALID" : "invalid");
 
-        auto reply = call(c, ipc::socket_names::gpud, ipc::status_request_msg{});
+        auto reply = call(c, ipc::gpud_socket_name(c.gpud.gpu), ipc::status_request_msg{});
         const auto gpud = nlohmann::json::parse(std::get<ipc::status_reply_msg>(reply).json);
         const auto& lock = gpud["cuda_lock"];
         std::printf("  5. CUDA lock (CPU backend kernels): %llu acquisitions, held %.0f ms, waited %.0f ms in total\n",

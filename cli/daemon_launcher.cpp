@@ -27,8 +27,11 @@ namespace {
 fs::path pid_file(const daemon::config& c, const std::string& stage) { return c.runtime.dir / (stage + ".pid"); }
 fs::path log_file(const daemon::config& c, const std::string& stage) { return c.runtime.dir / "logs" / (stage + ".log"); }
 
-std::string_view socket_of(const std::string& stage) {
-    return stage == "assemblerd" ? ipc::socket_names::api : stage == "synthd" ? ipc::socket_names::synthd : ipc::socket_names::gpud;
+// gpud's is its GPU's socket: `cuzk up` starts one gpud, on [gpud] gpu of the configuration.
+std::string socket_of(const daemon::config& c, const std::string& stage) {
+    if (stage == "assemblerd") return std::string(ipc::socket_names::api);
+    if (stage == "synthd") return std::string(ipc::socket_names::synthd);
+    return ipc::gpud_socket_name(c.gpud.gpu);
 }
 
 // The pid from the pid file, when that process is alive and is this stage's daemon (a pid reused by another
@@ -54,7 +57,7 @@ std::string log_tail(const fs::path& path) {
 
 bool answers(const daemon::config& c, const std::string& stage) {
     try {
-        auto r = daemon::request(c.endpoint(socket_of(stage)), ipc::status_request_msg{}, 300ms);
+        auto r = daemon::request(c.endpoint(socket_of(c, stage)), ipc::status_request_msg{}, 300ms);
         return r && std::holds_alternative<ipc::status_reply_msg>(*r);
     } catch (const std::exception&) {
         return false;

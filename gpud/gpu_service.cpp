@@ -72,6 +72,7 @@ public:
         j["stage"] = "gpud";
         j["pid"] = ::getpid();
         j["gpu"] = config_.gpud.gpu;
+        j["socket"] = ipc::gpud_socket_name(config_.gpud.gpu);
         j["backend"] = backend_->name();
         auto& ws = j["workers"] = nlohmann::json::array();
         for (std::size_t i = 0; i < workers_.size(); ++i) {
@@ -218,9 +219,12 @@ public:
     }
 
     int run() {
-        daemon::instance_lock lock(config_.runtime.dir, "gpud");
+        // One gpud per GPU in a runtime directory: the lock and the socket are the GPU's (gpud-<gpu>), so the
+        // gpuds of several GPUs share the ring, assemblerd and synthd, while a second one for a GPU is refused.
+        const auto name = ipc::gpud_socket_name(config_.gpud.gpu);
+        daemon::instance_lock lock(config_.runtime.dir, name);
         zmq::context_t context(1);
-        daemon::request_router router(context, config_.endpoint(ipc::socket_names::gpud));
+        daemon::request_router router(context, config_.endpoint(name));
         auto results = daemon::connect_socket(context, zmq::socket_type::push, config_.endpoint(ipc::socket_names::results));
         (void)ipc::send_message(results, ipc::stage_hello_msg{ipc::stage::gpud, ::getpid(),
                                                               static_cast<std::uint64_t>(tl::now_ms())});
@@ -228,8 +232,13 @@ public:
         for (unsigned i = 0; i < config_.gpud.workers; ++i) threads.emplace_back([this, i] { worker(i); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
-        spdlog::info("gpud serving: GPU {}, backend {}, {} workers, lock '{}', ring '{}'", config_.gpud.gpu,
-                     backend_->name(), config_.gpud.workers, config_.gpud.lock_name, config_.ring.name);
+        spdlog::info("gpud serving on {}: GPU {}, backend {}, {} workers, lock '{}', ring '{}'", config_.endpoint(name),
+                     config_.gpud.gpu, backend_->name(), config_.gpud.workers, config_.gpud.lock_name,
+                     config_.ring.name);
+        if (config_.gpud.lock_name != ipc::cuda_lock::segment_name(config_.gpud.gpu))
+            spdlog::info("[gpud] lock_name is set: every gpud reading this configuration takes lock '{}', whatever its "
+                         "GPU (leave it empty for one lock per GPU)",
+                         config_.gpud.lock_name);
         // Whatever ends the loop (signal or exception), the workers stop and are joined before the ring goes.
         struct joiner {
             std::vector<std::thread>& threads;

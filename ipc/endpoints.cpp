@@ -6,7 +6,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -15,6 +17,8 @@ namespace cuzk::ipc {
 namespace {
 
 constexpr std::string_view ipc_scheme = "ipc://";
+constexpr std::string_view gpud_prefix = "gpud-";
+constexpr std::string_view socket_suffix = ".sock";
 
 }  // namespace
 
@@ -72,6 +76,27 @@ std::string ipc_endpoint(const std::filesystem::path& runtime_dir, std::string_v
 std::filesystem::path ipc_socket_path(std::string_view endpoint) {
     if (!endpoint.starts_with(ipc_scheme)) return {};
     return std::filesystem::path(endpoint.substr(ipc_scheme.size()));
+}
+
+std::string gpud_socket_name(int gpu) { return fmt::format("{}{}", gpud_prefix, gpu); }
+
+std::vector<int> gpud_sockets_in(const std::filesystem::path& runtime_dir) {
+    std::vector<int> gpus;
+    std::error_code error;  // a directory that cannot be read lists no gpud (never throws: assemblerd's loop calls it)
+    for (std::filesystem::directory_iterator it(runtime_dir, error), end; !error && it != end; it.increment(error)) {
+        const auto name = it->path().filename().string();
+        if (!name.starts_with(gpud_prefix) || !name.ends_with(socket_suffix)) continue;
+        const auto digits = std::string_view(name).substr(gpud_prefix.size(), name.size() - gpud_prefix.size() -
+                                                                                  socket_suffix.size());
+        int gpu = -1;
+        const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), gpu);
+        // Exactly the names gpud_socket_name() makes: "gpud-01.sock" or "gpud-1x.sock" are someone else's.
+        if (parsed.ec != std::errc{} || gpu < 0 || fmt::format("{}{}", gpud_socket_name(gpu), socket_suffix) != name)
+            continue;
+        gpus.push_back(gpu);
+    }
+    std::sort(gpus.begin(), gpus.end());
+    return gpus;
 }
 
 }  // namespace cuzk::ipc

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cuzk::ipc {
 
@@ -13,8 +14,16 @@ namespace socket_names {
 inline constexpr std::string_view api = "assemblerd";        // clients -> assemblerd (SUBMIT, AWAIT, STATUS, CANCEL)
 inline constexpr std::string_view results = "assemblerd-results";  // synthd, gpud -> assemblerd
 inline constexpr std::string_view synthd = "synthd";         // assemblerd -> synthd (JOB, CANCEL)
-inline constexpr std::string_view gpud = "gpud";             // synthd -> gpud (SLOT_READY), assemblerd -> gpud
 }  // namespace socket_names
+
+// One gpud per GPU, all on one ring: each binds its own socket, "gpud-<gpu>" (assemblerd -> gpud: CANCEL;
+// clients: STATUS_REQUEST), and holds its own instance lock of that name.
+std::string gpud_socket_name(int gpu);
+
+// The GPUs whose gpud socket ("gpud-<gpu>.sock") exists in |runtime_dir|, ascending; empty when the
+// directory does not exist or cannot be read. A socket file left by a gpud killed with SIGKILL is listed too: a request to it
+// gets no answer, and a message sent to it waits for the gpud that binds it again.
+std::vector<int> gpud_sockets_in(const std::filesystem::path& runtime_dir);
 
 // $CUZK_RUNTIME_DIR if set; else $XDG_RUNTIME_DIR/cuzk (systemd user sessions); else /run/cuzk when /run
 // is writable (root, or systemd's RuntimeDirectory=cuzk); else /tmp/cuzk-<uid>.

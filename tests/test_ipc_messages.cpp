@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <cstring>
 #include <random>
 #include <set>
@@ -215,6 +216,20 @@ TEST(Endpoints, IpcEndpointsLiveInTheRuntimeDirectory) {
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("CUZK_RUNTIME_DIR"), std::string::npos);
     }
+}
+
+TEST(Endpoints, EachGpudHasItsGpusSocketFoundInTheRuntimeDirectory) {
+    EXPECT_EQ(gpud_socket_name(0), "gpud-0");
+    EXPECT_EQ(ipc_endpoint("/run/cuzk", gpud_socket_name(12)), "ipc:///run/cuzk/gpud-12.sock");
+    const auto dir = std::filesystem::temp_directory_path() / fmt::format("cuzk-test-gpuds-{}", getpid());
+    EXPECT_TRUE(gpud_sockets_in(dir).empty());  // no directory: no gpud
+    std::filesystem::create_directories(dir);
+    // Only gpud_socket_name's names count: not the locks, another stage, a name that is not a GPU index.
+    for (const auto* name : {"gpud-10.sock", "gpud-2.sock", "gpud-0.sock", "gpud-0.lock", "gpud.sock", "synthd.sock",
+                             "gpud-01.sock", "gpud-1x.sock", "gpud-.sock", "gpud--1.sock"})
+        std::ofstream(dir / name) << "";
+    EXPECT_EQ(gpud_sockets_in(dir), (std::vector<int>{0, 2, 10}));
+    std::filesystem::remove_all(dir);
 }
 
 TEST(Endpoints, RuntimeDirectoryHonoursTheEnvironmentAndIsPrivate) {

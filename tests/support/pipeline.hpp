@@ -2,6 +2,8 @@
 // ring and CUDA-lock segment names (so tests run in parallel), each daemon started from the built binaries
 // (CUZK_*_PATH) with its stderr in <dir>/<stage>.log, readiness by polling STATUS_REQUEST (no fixed sleeps),
 // kill -9 / restart of any stage, and an independent check of every partition proof.
+// Several gpuds, one per GPU, as on a multi-GPU host: start("gpud", 1) starts "gpud-1" (--gpu 1, its own
+// CUDA lock, log gpud-1.log); "gpud" is GPU 0's. The other members take these instance names.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -44,6 +47,7 @@ struct pipeline_options {
     double partition_timeout_s = 6;
     std::uint32_t max_pending_jobs = 64;
     std::uint64_t slot_bytes = 4 << 20;  // mul:16384 needs about 2.1 MB
+    std::string gpud_backend{};          // [gpud] backend; empty: the default
 };
 
 inline ipc::segment_location named(const std::string& name) {
@@ -67,7 +71,15 @@ public:
         fs::remove_all(dir_);
         fs::create_directories(dir_);
         config_path_ = dir_ / "cuzk.toml";
-        std::ofstream(config_path_) << fmt::format(R"([runtime]
+        std::ofstream(config_path_) << config_text(lock_name_of(0));
+        config_ = daemon::load_config(config_path_);
+        config_.resolve_defaults();
+    }
+
+    // The configuration of every stage; |lock_name| differs per GPU (see config_path).
+    std::string config_text(const std::string& lock_name) const {
+        const auto& o = options_;
+        return fmt::format(R"([runtime]
 dir = "{0}/rt"
 spool_dir = "{0}/spool"
 log_level = "info"
@@ -83,18 +95,35 @@ threads = {4}
 lookahead = 1
 [gpud]
 workers = {5}
-lock_name = "cuzk-test-lock-{1}"
+lock_name = "{8}"
+{9}
 )",
-                                                   dir_.string(), tag_, o.slots, o.partition_timeout_s,
-                                                   o.synth_threads, o.gpud_workers, o.max_pending_jobs, o.slot_bytes);
-        config_ = daemon::load_config(config_path_);
-        config_.resolve_defaults();
+                           dir_.string(), tag_, o.slots, o.partition_timeout_s, o.synth_threads, o.gpud_workers,
+                           o.max_pending_jobs, o.slot_bytes, lock_name,
+                           o.gpud_backend.empty() ? "" : fmt::format("backend = \"{}\"", o.gpud_backend));
+    }
+
+    // GPU 0's lock is the configuration's ([gpud] lock_name); another GPU's gpud reads a copy of the
+    // configuration naming its own lock, as a GPU's default lock name would (unique per test here).
+    std::string lock_name_of(int gpu) const {
+        return gpu == 0 ? fmt::format("cuzk-test-lock-{}", tag_) : fmt::format("cuzk-test-lock-{}-gpu{}", tag_, gpu);
+    }
+    fs::path config_path(int gpu = 0) const {
+        return gpu == 0 ? config_path_ : dir_ / fmt::format("cuzk-gpu{}.toml", gpu);
+    }
+
+    // "gpud" for GPU 0 (as in the single-GPU tests), "gpud-<gpu>" for the others; other stages: |stage|.
+    static std::string instance(const std::string& stage, int gpu = 0) {
+        return stage == "gpud" && gpu != 0 ? fmt::format("gpud-{}", gpu) : stage;
+    }
+    static int gpu_of(const std::string& name) {
+        return name.starts_with("gpud-") ? std::stoi(name.substr(5)) : 0;
     }
 
     ~pipeline() {
         while (!pids_.empty()) stop(std::string(pids_.begin()->first));  // stop() erases the entry
         ipc::partition_ring::remove(named(config_.ring.name));
-        ipc::cuda_lock::remove(named(config_.gpud.lock_name));
+        for (const int gpu : gpus_) ipc::cuda_lock::remove(named(lock_name_of(gpu)));
         // CUZK_TEST_KEEP=1 keeps the directory (config, logs with TIMELINE lines) of passing tests too.
         if (!::testing::Test::HasFailure() && !std::getenv("CUZK_TEST_KEEP")) fs::remove_all(dir_);
         else dump_logs();
@@ -103,20 +132,29 @@ lock_name = "cuzk-test-lock-{1}"
     const daemon::config& config() const { return config_; }
     const fs::path& dir() const { return dir_; }
 
-    static const char* binary(const std::string& stage) {
-        if (stage == "assemblerd") return CUZK_ASSEMBLERD_PATH;
-        if (stage == "synthd") return CUZK_SYNTHD_PATH;
+    static const char* binary(const std::string& name) {
+        if (name == "assemblerd") return CUZK_ASSEMBLERD_PATH;
+        if (name == "synthd") return CUZK_SYNTHD_PATH;
         return CUZK_GPUD_PATH;
     }
-    static std::string_view socket_of(const std::string& stage) {
-        return stage == "assemblerd" ? ipc::socket_names::api
-                                     : stage == "synthd" ? ipc::socket_names::synthd : ipc::socket_names::gpud;
+    static std::string socket_of(const std::string& name) {
+        if (name == "assemblerd") return std::string(ipc::socket_names::api);
+        if (name == "synthd") return std::string(ipc::socket_names::synthd);
+        return ipc::gpud_socket_name(gpu_of(name));
     }
 
     pid_t pid(const std::string& stage) const { return pids_.at(stage); }
 
-    // Starts |stage| and waits until it answers STATUS_REQUEST.
-    void start(const std::string& stage) {
+    // Starts |stage| (gpud: on |gpu|) and waits until it answers STATUS_REQUEST.
+    void start(const std::string& stage_or_name, int gpu = 0) {
+        const auto stage = instance(stage_or_name, gpu);  // start("gpud-1") is start("gpud", 1)
+        gpu = gpu_of(stage);
+        if (stage.starts_with("gpud")) {
+            gpus_.insert(gpu);
+            if (gpu != 0 && !fs::exists(config_path(gpu))) std::ofstream(config_path(gpu)) << config_text(lock_name_of(gpu));
+        }
+        const auto config_file = config_path(gpu).string();
+        const auto gpu_arg = std::to_string(gpu);
         const pid_t pid = ::fork();
         ASSERT_GE(pid, 0);
         if (pid == 0) {
@@ -127,9 +165,14 @@ lock_name = "cuzk-test-lock-{1}"
                 ::dup2(::fileno(f), STDOUT_FILENO);
                 ::dup2(::fileno(f), STDERR_FILENO);
             }
-            ::execl(binary(stage), binary(stage), "--config", config_path_.c_str(), static_cast<char*>(nullptr));
+            if (gpu != 0)
+                ::execl(binary(stage), binary(stage), "--config", config_file.c_str(), "--gpu", gpu_arg.c_str(),
+                        static_cast<char*>(nullptr));
+            else
+                ::execl(binary(stage), binary(stage), "--config", config_file.c_str(), static_cast<char*>(nullptr));
             ::_exit(127);
         }
+        started_.insert(stage);
         pids_[stage] = pid;
         const auto deadline = std::chrono::steady_clock::now() + 30s;
         while (!answers(stage)) {
@@ -265,9 +308,11 @@ lock_name = "cuzk-test-lock-{1}"
         return s.str();
     }
     void dump_logs() const {
-        for (const auto* s : {"assemblerd", "synthd", "gpud"}) {
+        std::set<std::string> names{"assemblerd", "synthd", "gpud"};
+        names.insert(started_.begin(), started_.end());
+        for (const auto& s : names) {
             const auto text = log_of(s);
-            std::fprintf(stderr, "---- %s.log (last 4000 bytes) ----\n%s\n", s,
+            std::fprintf(stderr, "---- %s.log (last 4000 bytes) ----\n%s\n", s.c_str(),
                          text.substr(text.size() > 4000 ? text.size() - 4000 : 0).c_str());
         }
     }
@@ -289,6 +334,8 @@ private:
     fs::path dir_, config_path_;
     daemon::config config_;
     std::map<std::string, pid_t> pids_;
+    std::set<std::string> started_;  // every instance started, for dump_logs
+    std::set<int> gpus_{0};          // the GPUs whose lock segment is removed at the end
 };
 
 }  // namespace cuzk::test
