@@ -1,17 +1,42 @@
 #!/usr/bin/env bash
-# Packs the CUDA test and benchmark executables of a build directory with the shared libraries they
-# load, for a GPU machine that lacks the project's build dependencies:
+# Packs the CUDA test and benchmark executables of a build directory, and the pipeline's executables
+# (cuzk, cuzk-assemblerd, cuzk-synthd, cuzk-gpud), with the shared libraries they load, for a GPU machine
+# that lacks the project's build dependencies:
 #
 #   bench/gpu/pack_prebuilt.sh BUILD_DIR DEST      then on the GPU machine: bench/gpu/run_h200.sh DEST
+#                                                  and/or bench/gpu/run_pipeline_h200.sh DEST
 #
+# Each executable is packed when the build has it (build only the targets you need: test_cuda_msm
+# test_cuda_ntt test_cuda_backend cuzk_bench_gpu for run_h200.sh; cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud
+# for run_pipeline_h200.sh); the ones missing are listed, and no executable at all is an error.
 # DEST/lib holds the libraries (libcuda, the driver's, is left to the machine); DEST/glibc the C
-# library and its loader, used by run_h200.sh only when the machine's own C library is older.
+# library and its loader, used by the run scripts only when the machine's own C library is older.
 set -euo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: $0 BUILD_DIR DEST" >&2
+  exit 2
+fi
 BUILD=$1
 DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
-cp "$BUILD/tests/test_cuda_msm" "$BUILD/tests/test_cuda_ntt" "$BUILD/tests/test_cuda_backend" "$BUILD/gpud/cuzk_bench_gpu" "$DEST/"
-for exe in "$DEST"/test_cuda_msm "$DEST"/test_cuda_ntt "$DEST"/test_cuda_backend "$DEST"/cuzk_bench_gpu; do
+# name -> path inside the build directory
+wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend gpud/cuzk_bench_gpu
+        cli/cuzk assemblerd/cuzk-assemblerd synthd/cuzk-synthd gpud/cuzk-gpud)
+packed=()
+missing=()
+for rel in "${wanted[@]}"; do
+  if [ -x "$BUILD/$rel" ] && [ -f "$BUILD/$rel" ]; then
+    cp "$BUILD/$rel" "$DEST/"
+    packed+=("$DEST/$(basename "$rel")")
+  else
+    missing+=("$(basename "$rel")")
+  fi
+done
+if [ ${#packed[@]} -eq 0 ]; then
+  echo "$0: none of ${wanted[*]} in $BUILD (build them first)" >&2
+  exit 2
+fi
+for exe in "${packed[@]}"; do
   ldd "$exe" | awk '/=> \// {print $3} $1 ~ /ld-linux/ {print $1}'
 done | sort -u | while read -r lib; do
   case "$(basename "$lib")" in
@@ -21,4 +46,6 @@ done | sort -u | while read -r lib; do
   esac
 done
 strip --strip-unneeded "$DEST"/lib/*.so* 2>/dev/null || true
+echo "packed: ${packed[*]##*/}"
+[ ${#missing[@]} -eq 0 ] || echo "not in $BUILD (not packed): ${missing[*]}"
 du -sh "$DEST"

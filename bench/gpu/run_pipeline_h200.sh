@@ -1,0 +1,276 @@
+#!/usr/bin/env bash
+# GPU efficiency of the whole pipeline: the three daemons with gpud's CUDA backend under a multi-job load,
+# measured from `cuzk timeline` (time under the CUDA lock / first GPU_START to last GPU_END); written for an
+# NVIDIA H200 box (16 cores, 128 GiB) that lacks the project's build dependencies.
+#
+#   bench/gpu/run_pipeline_h200.sh [PREBUILT_DIR]
+#
+# PREBUILT_DIR: made by `bench/gpu/pack_prebuilt.sh BUILD DEST` from a build of the targets cuzk
+# cuzk-assemblerd cuzk-synthd cuzk-gpud (DEST/lib the libraries, DEST/glibc the C library and its loader).
+# The executables run with LD_LIBRARY_PATH=DEST/lib, or, when this machine's C library is older than the
+# build's, through the packed loader: `cuzk up` then starts the daemons through small wrapper scripts
+# (CUZK_BIN_DIR) that exec the loader under a name containing cuzk-<stage>, so that `cuzk down` still
+# recognizes them. Without PREBUILT_DIR: configures build-gpu (CUZK_CUDA_ARCHITECTURES=90a) and builds
+# those four targets first (needs the project's build dependencies; the build is not in the time budget).
+#
+# Steps (each with a timeout, all within TIME_BUDGET seconds, default 420): test parameters (`cuzk setup`),
+# `cuzk up`, one warm-up job (parameters loaded and made resident on the GPU), `cuzk bench`, `cuzk status`,
+# `cuzk down`, `cuzk timeline` over the daemons' logs. Logs, config, status and timeline go to $OUT
+# (default ./pipeline-out); the bench summary and the timeline's gaps and efficiency are printed last.
+# On a failure the daemons' log tails are printed and the daemons stopped. Estimated (not yet measured) for the
+# H200 box with the defaults: 1-3 minutes (setup of mul:2097150 about 15-40 s from 135 CPU-seconds measured on
+# the 2-core development machine; the warm-up job about 10 s; 41 partitions of about 0.3-0.5 s of GPU each).
+#
+# Environment (defaults for the H200 box: a large mul circuit, so that synthesis is trivial and the GPU
+# is the busiest stage):
+#   BACKEND=cuda  CIRCUIT=mul:2097150 (domain 2^21: 1.2 GB of parameters, 258 MiB per witness)  PARTITIONS=4
+#   JOBS=10  CONCURRENCY=3
+#   GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - GPUD_WORKERS - 2, at least 1)  RING_SLOTS=8
+#   SLOT_BYTES (default: sized from a mul:N or sha256:K circuit; give it for others)  WARMUP=1
+#   TIMELINE_WARMUP_JOBS (default 2 with WARMUP=1: the warm-up job and the first bench job, which fills the
+#   pipeline; 1 without)
+#   TIME_BUDGET=420  SETUP_TIMEOUT=150  UP_TIMEOUT=90  DOWN_TIMEOUT=40  FORCE_LOADER=0  KEEP=0 (keep the temp dir)
+#   RING_IN_TMP=0 (1: the ring in a file under the temp dir; automatic when /dev/shm has too little room)
+set -uo pipefail
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$PWD/pipeline-out}
+BACKEND=${BACKEND:-cuda}
+CIRCUIT=${CIRCUIT:-mul:2097150}
+PARTITIONS=${PARTITIONS:-4}
+JOBS=${JOBS:-10}
+CONCURRENCY=${CONCURRENCY:-3}
+GPU=${GPU:-0}
+GPUD_WORKERS=${GPUD_WORKERS:-2}
+RING_SLOTS=${RING_SLOTS:-8}
+WARMUP=${WARMUP:-1}
+TIMELINE_WARMUP_JOBS=${TIMELINE_WARMUP_JOBS:-$(( WARMUP == 1 ? 2 : 1 ))}
+TIME_BUDGET=${TIME_BUDGET:-420}
+SETUP_TIMEOUT=${SETUP_TIMEOUT:-150}
+UP_TIMEOUT=${UP_TIMEOUT:-90}
+DOWN_TIMEOUT=${DOWN_TIMEOUT:-40}
+FORCE_LOADER=${FORCE_LOADER:-0}
+KEEP=${KEEP:-0}
+CORES=$(nproc)
+SYNTH_THREADS=${SYNTH_THREADS:-$(( CORES - GPUD_WORKERS - 2 > 1 ? CORES - GPUD_WORKERS - 2 : 1 ))}
+RESERVE=$(( DOWN_TIMEOUT + 40 ))  # kept back from the budget for down, status, timeline and the copies
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+# what an earlier run left there (only this script's own names)
+rm -rf "$OUT/logs" "$OUT"/{machine.txt,cuzk.toml,status.json,timeline.txt,timeline.json}
+rm -f "$OUT"/{configure,build,setup,up,warmup,bench,down,timeline}.log
+log() { echo "[$(date +%H:%M:%S)] $*"; }
+
+# --- the executables and how to run them -------------------------------------------------------------
+LOADER_MODE=0
+if [ -n "${1:-}" ]; then
+  BIN=$(cd "$1" && pwd) || exit 2
+  for e in cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud; do
+    [ -x "$BIN/$e" ] || { echo "$BIN/$e missing: pack it with bench/gpu/pack_prebuilt.sh BUILD $1" >&2; exit 2; }
+  done
+  # Only the project's executables get the packed libraries (cuzk up passes its environment on to the
+  # daemons); this machine's own tools keep theirs.
+  PACKED_LD_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  if [ "$FORCE_LOADER" = 1 ] || ! LD_LIBRARY_PATH=$PACKED_LD_PATH timeout 20 "$BIN/cuzk" circuits >/dev/null 2>&1; then
+    [ -x "$BIN/glibc/ld-linux-x86-64.so.2" ] || { echo "$BIN: cuzk does not start and no packed loader" >&2; exit 2; }
+    LOADER_MODE=1
+  fi
+  DAEMON_DIR=$BIN
+else
+  BUILD=$SRC/build-gpu
+  t0=$(date +%s)
+  timeout 300 cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHITECTURES=90a \
+    -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=OFF >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
+  timeout 1800 cmake --build "$BUILD" --target cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud -j"$CORES" \
+    >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 2; }
+  log "build: $(( $(date +%s) - t0 )) s (not in the time budget)"
+  BIN=$BUILD/pipeline-bin
+  mkdir -p "$BIN"
+  ln -sf "$BUILD/cli/cuzk" "$BIN/cuzk"
+  for s in assemblerd synthd gpud; do ln -sf "$BUILD/$s/cuzk-$s" "$BIN/cuzk-$s"; done
+  DAEMON_DIR=$BIN
+fi
+
+W=$(mktemp -d /tmp/czp.XXXXXX)  # short: the sockets' paths must fit a Unix socket address
+TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
+RT=$W/rt
+SPOOL=$W/spool
+CONFIG=$W/cuzk.toml
+RING_NAME=cuzk-pipe-ring-$TAG
+LOCK_NAME=cuzk-pipe-lock-$TAG
+
+if [ "$LOADER_MODE" = 1 ]; then
+  LOADER=$BIN/glibc/ld-linux-x86-64.so.2
+  LIBS="$BIN/glibc:$BIN/lib:/usr/local/nvidia/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/local/cuda/lib64"
+  # cuzk up execs $CUZK_BIN_DIR/cuzk-<stage>; each wrapper execs the packed loader through a link named
+  # ld-cuzk-<stage> (argv[0], which `cuzk down` checks for cuzk-<stage>), in the same process, so the pid
+  # that cuzk up records is the daemon's.
+  DAEMON_DIR=$W/bin
+  mkdir -p "$DAEMON_DIR"
+  for s in assemblerd synthd gpud; do
+    ln -s "$LOADER" "$DAEMON_DIR/ld-cuzk-$s"
+    printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' "$DAEMON_DIR/ld-cuzk-$s" "$LIBS" "$BIN/cuzk-$s" \
+      >"$DAEMON_DIR/cuzk-$s"
+    chmod +x "$DAEMON_DIR/cuzk-$s"
+  done
+  run() { local t=$1; shift; timeout "$t" "$LOADER" --library-path "$LIBS" "$@"; }
+  log "this machine's C library is older than the build's (or FORCE_LOADER=1): running through the packed loader"
+elif [ -n "${PACKED_LD_PATH:-}" ]; then
+  run() { local t=$1; shift; LD_LIBRARY_PATH=$PACKED_LD_PATH timeout "$t" "$@"; }
+else
+  run() { local t=$1; shift; timeout "$t" "$@"; }
+fi
+export CUZK_BIN_DIR=$DAEMON_DIR
+CUZK=$BIN/cuzk
+
+T0=$(date +%s)
+left() { echo $(( TIME_BUDGET - ($(date +%s) - T0) )); }
+# A step's timeout: its own limit, or what the budget has left after the reserve, whichever is smaller.
+step_limit() { local l; l=$(( $(left) - RESERVE )); [ "$1" -lt "$l" ] && l=$1; [ "$l" -lt 5 ] && l=5; echo "$l"; }
+
+# --- the configuration ---------------------------------------------------------------------------------
+if [ -n "${SLOT_BYTES:-}" ]; then
+  :
+elif [[ $CIRCUIT =~ ^mul:([0-9]+)(@.*)?$ ]]; then
+  # mul:N: N + 2 rows (the input rows included), N + 1 aux, 2 inputs: 32 bytes each for a, b, c, inputs and aux,
+  # 320 bytes of header and the density bits; rounded up to MiB with 1 MiB to spare.
+  n=${BASH_REMATCH[1]}
+  SLOT_BYTES=$(( ( (32 * (3 * (n + 2) + 2 + n + 1) + 320 + 8 * (2 * (n / 64 + 1) + 1)) / 1048576 + 2 ) * 1048576 ))
+elif [[ $CIRCUIT =~ ^sha256:([0-9]+) ]]; then
+  SLOT_BYTES=$(( (BASH_REMATCH[1] * 4 + 2) * 1048576 ))  # about 3.3 MiB of witness per block
+else
+  SLOT_BYTES=$(( 64 * 1048576 ))
+fi
+SHM_DIR=""
+need=$(( RING_SLOTS * SLOT_BYTES + 64 * 1048576 ))
+avail=$(df -B1 --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
+if [ "${RING_IN_TMP:-0}" = 1 ] || [ -z "$avail" ] || [ "$avail" -lt "$need" ]; then
+  SHM_DIR=$W/shm
+  mkdir -p "$SHM_DIR"
+  log "/dev/shm has ${avail:-no} bytes free, the ring needs $need (or RING_IN_TMP=1): ring segment in $SHM_DIR"
+fi
+cat >"$CONFIG" <<EOF
+# written by bench/gpu/run_pipeline_h200.sh
+[runtime]
+dir = "$RT"
+spool_dir = "$SPOOL"
+log_level = "info"
+[ring]
+name = "$RING_NAME"
+slots = $RING_SLOTS
+slot_bytes = $SLOT_BYTES
+shm_dir = "$SHM_DIR"
+[synthd]
+threads = $SYNTH_THREADS
+[gpud]
+backend = "$BACKEND"
+workers = $GPUD_WORKERS
+gpu = $GPU
+lock_name = "$LOCK_NAME"
+EOF
+cp "$CONFIG" "$OUT/cuzk.toml"
+
+{
+  echo "machine: $CORES CPUs, $(grep MemTotal /proc/meminfo | tr -s ' ')"
+  timeout 20 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>/dev/null \
+    || echo "nvidia-smi: not available"
+  echo "backend $BACKEND, circuit $CIRCUIT x $PARTITIONS partitions, $JOBS jobs at concurrency $CONCURRENCY," \
+       "synthd $SYNTH_THREADS threads, gpud $GPUD_WORKERS workers, ring $RING_SLOTS x $SLOT_BYTES bytes," \
+       "loader mode $LOADER_MODE"
+} | tee "$OUT/machine.txt"
+
+# --- cleanup and failure reporting ---------------------------------------------------------------------
+STATUS=0
+DAEMONS_UP=0
+log_tails() {
+  for f in "$RT"/logs/*.log; do
+    [ -f "$f" ] || continue
+    echo "--- $f: last lines other than TIMELINE, then the last TIMELINE lines"
+    grep -v "TIMELINE," "$f" | tail -n 15
+    grep "TIMELINE," "$f" | tail -n 4
+  done
+}
+stop_daemons() {
+  [ "$DAEMONS_UP" = 1 ] || return 0
+  DAEMONS_UP=0
+  run "$DOWN_TIMEOUT" "$CUZK" down --config "$CONFIG" --grace 15 >>"$OUT/down.log" 2>&1 || {
+    echo "cuzk down failed:"; cat "$OUT/down.log"
+    # the daemons this script started, by their pid files (never by name)
+    for s in assemblerd synthd gpud; do
+      p=$(cat "$RT/$s.pid" 2>/dev/null) && [ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+    done
+  }
+}
+collect() {
+  mkdir -p "$OUT/logs"
+  cp "$RT"/logs/*.log "$OUT/logs/" 2>/dev/null
+}
+# shellcheck disable=SC2317  # run by the EXIT trap
+cleanup() {
+  stop_daemons
+  collect
+  rm -f "/dev/shm/$LOCK_NAME"                      # this run's CUDA lock segment (always in /dev/shm)
+  [ -n "$SHM_DIR" ] || rm -f "/dev/shm/$RING_NAME"  # and its ring, unless it lives in $W/shm
+  if [ "$KEEP" = 1 ]; then echo "kept $W"; else rm -rf "$W"; fi
+}
+trap cleanup EXIT
+fail() {
+  echo "FAILED: $*" >&2
+  log_tails >&2
+  STATUS=1
+  exit 1
+}
+# step NAME LIMIT cmd...: runs it with its timeout, output to $OUT/NAME.log, and says how long it took.
+step() {
+  local name=$1 limit; limit=$(step_limit "$2"); shift 2
+  local t0 rc ms; t0=$(date +%s%N)
+  run "$limit" "$@" >"$OUT/$name.log" 2>&1
+  rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  log "$name: exit $rc, $(( ms / 1000 )).$(( ms % 1000 / 100 )) s (limit $limit s)"
+  if [ $rc -ne 0 ]; then
+    tail -n 20 "$OUT/$name.log" >&2
+    [ $rc = 124 ] && echo "$name: timed out after $limit s" >&2
+  fi
+  return $rc
+}
+
+# --- the run -------------------------------------------------------------------------------------------
+step setup "$SETUP_TIMEOUT" "$CUZK" setup --circuit "${CIRCUIT%%@*}" --out "$SPOOL/params" \
+  || fail "cuzk setup --circuit $CIRCUIT"
+grep -h "setup " "$OUT/setup.log" | tail -1
+
+DAEMONS_UP=1  # from here on, whatever `cuzk up` started is stopped on exit
+step up "$UP_TIMEOUT" "$CUZK" up --config "$CONFIG" --wait $(( UP_TIMEOUT - 10 )) || fail "cuzk up"
+cat "$OUT/up.log"
+grep -h "backend" "$RT/logs/gpud.log" | head -3
+
+if [ "$WARMUP" = 1 ]; then
+  # One job of one partition first: gpud loads the parameters and makes them resident on the GPU, so the
+  # bench's figures leave that out. The timeline counts it and the first bench job (whose synthesis
+  # cannot overlap earlier GPU work: the pipeline fills) as warm-up (TIMELINE_WARMUP_JOBS).
+  step warmup 180 "$CUZK" prove --config "$CONFIG" --circuit "$CIRCUIT" --partitions 1 --seed 999999 \
+    --out "$W/warmup.proof" || fail "warm-up job"
+fi
+
+step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$CONCURRENCY" --circuit "$CIRCUIT" \
+  --partitions "$PARTITIONS" || fail "cuzk bench"
+
+run 20 "$CUZK" status --config "$CONFIG" >"$OUT/status.json" 2>&1 || echo "cuzk status failed (see $OUT/status.json)"
+backend_used=$(grep -o '"backend": *"[a-z]*"' "$OUT/status.json" | head -1)
+stop_daemons
+collect
+
+step timeline 30 "$CUZK" timeline --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log || fail "cuzk timeline"
+mv "$OUT/timeline.log" "$OUT/timeline.txt"
+run 30 "$CUZK" timeline --json --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log >"$OUT/timeline.json" 2>/dev/null || echo "cuzk timeline --json failed"
+
+echo
+log "total $(( $(date +%s) - T0 )) s (budget $TIME_BUDGET s); logs, config, status and timeline in $OUT"
+echo "gpud: ${backend_used:-backend unknown (see status.json)}"
+grep -hE "CUDA backend on|parameters (for .* loaded|resident)" "$OUT/logs/gpud.log" 2>/dev/null | sed 's/^.*\] //'
+echo
+cat "$OUT/bench.log"
+echo
+sed -n '/^Gaps between GPU_END/,$p' "$OUT/timeline.txt"
+exit $STATUS
