@@ -52,7 +52,8 @@ public:
     // Builds the twiddle tables for sizes up to 2^log_n now, so timings exclude it.
     void prepare(unsigned log_n);
     // Tuning (benchmarks): each strided pass over the data takes 2^log_columns consecutive elements per row
-    // (log_columns fewer butterfly stages per pass, longer contiguous reads). 0 is the default.
+    // (log_columns fewer butterfly stages per pass, longer contiguous reads). 1 is the default (2^27 forward
+    // on an H200: 80.7 ms, against 88.7 with 0 and 85-99 with 2..6; BENCHMARKS.md).
     void set_pass_columns(unsigned log_columns);
     void synchronize();
     // Device address of a slot's elements (same layout as ff::fr_t), for handing a result to another
