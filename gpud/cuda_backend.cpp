@@ -65,7 +65,13 @@ struct cuda_work final : partition_work {
                                                          "B scalars"};
 
     const groth16::parameters* params = nullptr;
+    // Without rows (prepare_partition_without_rows): the kernels copy rows a, b, c from the witness, where
+    // they are (the ring slot in gpud), padded with zeros on the device.
     groth16::prepared_partition prepared;
+    std::span<const ff::fr_t> rows[3];
+    // Rows a, b, c, the inputs and aux back to back in memory (as in a ring slot), or empty: then one
+    // registration covers them all (separate ones would overlap at the pages they share and be refused).
+    std::span<const ff::fr_t> witness_block;
     // Page locks on the ranges of |prepared| (and on the witness's aux, which it borrows). Declared after
     // |prepared|, so even the implicit member destruction unregisters them before its vectors are freed;
     // release_host does it explicitly.
@@ -85,21 +91,18 @@ struct cuda_work final : partition_work {
 
     std::span<const ff::fr_t> host_range(int i) const {
         switch (i) {
-            case row_a: return prepared.h;
-            case row_b: return prepared.b;
-            case row_c: return prepared.c;
+            case row_a: return rows[0];
+            case row_b: return rows[1];
+            case row_c: return rows[2];
             case aux: return prepared.aux;
             case a_scalars: return prepared.a_scalars;
             case b_scalars: return prepared.b_scalars;
             default: return {};
         }
     }
-    // The vector behind a range, or null for the witness's aux (not ours to free).
+    // The vector behind a range, or null for the witness's rows and aux (not ours to free).
     std::vector<ff::fr_t>* owned(int i) {
         switch (i) {
-            case row_a: return &prepared.h;
-            case row_b: return &prepared.b;
-            case row_c: return &prepared.c;
             case a_scalars: return &prepared.a_scalars;
             case b_scalars: return &prepared.b_scalars;
             default: return nullptr;
@@ -245,7 +248,14 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
     auto work = std::make_unique<cuda_work>();
     work->params = &params;
     work->counters = pins_;
-    work->prepared = groth16::prepare_partition(w, params);
+    work->prepared = groth16::prepare_partition_without_rows(w, params);
+    work->rows[0] = w.a;
+    work->rows[1] = w.b;
+    work->rows[2] = w.c;
+    const size_t n = w.a.size();
+    if (w.b.data() == w.a.data() + n && w.c.data() == w.b.data() + n && w.inputs.data() == w.c.data() + n &&
+        w.aux.data() == w.inputs.data() + w.inputs.size())
+        work->witness_block = std::span<const ff::fr_t>(w.a.data(), 3 * n + w.inputs.size() + w.aux.size());
     // B_G2 on the CPU: overlapping the pinning, the wait for the lock and the kernels; it reads only b_scalars
     // and params.b_g2, which nothing else writes (pinning does not write).
     if (!b_g2_on_gpu_) {
@@ -271,7 +281,15 @@ void cuda_backend::pin_host_ranges(partition_work& work) {
     for (int i = 0; i < cuda_work::ranges; ++i) {
         // One row has no coefficient with a point: the rows are not copied then.
         if (w.prepared.log_m == 0 && i <= cuda_work::row_c) continue;
-        const auto r = w.host_range(i);
+        auto r = w.host_range(i);
+        if (!w.witness_block.empty() && (i == cuda_work::row_a || i == cuda_work::aux)) {
+            // One registration for the whole witness block, made at the first of its ranges to be copied.
+            const bool rows_copied = w.prepared.log_m > 0;
+            if (i == cuda_work::aux && rows_copied) continue;
+            if (i == cuda_work::row_a || !rows_copied) r = w.witness_block;
+        } else if (!w.witness_block.empty() && (i == cuda_work::row_b || i == cuda_work::row_c)) {
+            continue;
+        }
         const uint64_t bytes = r.size_bytes();
         if (bytes == 0) continue;
         if (bytes < pin_min_bytes_) {
@@ -324,9 +342,9 @@ void cuda_backend::run_kernels(partition_work& work) {
     // The rows stay allocated (and pinned) until finish: unpinning and freeing 12 GiB is CPU work that does not
     // belong under the lock.
     if (m > 1) {
-        ntt_->load(0, p.h);
-        ntt_->load(1, p.b);
-        ntt_->load(2, p.c);
+        ntt_->load_padded(0, w.rows[0], p.log_m);
+        ntt_->load_padded(1, w.rows[1], p.log_m);
+        ntt_->load_padded(2, w.rows[2], p.log_m);
         ntt_->compute_h_resident(p.log_m);
         ntt_->synchronize();
         r.g1->upload_scalars_device(ntt_->device_data(0), m - 1);

@@ -91,6 +91,17 @@ TEST_F(CudaNtt, ForwardThenInverseIsIdentityAt2p22) {
     EXPECT_TRUE(y == x);
 }
 
+TEST_F(CudaNtt, LoadPaddedFillsTheRestWithZero) {
+    cuda::ntt_context gpu;
+    auto x = random_vector(5, 31);
+    std::vector<fr_t> back(8, fr_t::one());
+    gpu.fill_random(1, 3, 7);  // the slot held other values before
+    gpu.load_padded(1, x, 3);
+    gpu.store(1, back);
+    for (size_t i = 0; i < back.size(); ++i) EXPECT_EQ(back[i], i < x.size() ? x[i] : fr_t::zero()) << i;
+    EXPECT_THROW(gpu.load_padded(1, random_vector(9, 32), 3), std::invalid_argument);
+}
+
 TEST_F(CudaNtt, ComputeHMatchesCpu) {
     cuda::ntt_context gpu;
     uint64_t seed = 500;

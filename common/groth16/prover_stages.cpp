@@ -58,12 +58,10 @@ prepared_partition prepare_partition(const witness_view& w, const parameters& pa
                              std::vector<ff::fr_t>(w.c.begin(), w.c.end()), w, params, timings);
 }
 
-prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::fr_t>&& b, std::vector<ff::fr_t>&& c,
-                                     const witness_view& w, const parameters& params, prove_timings* timings) {
-    const auto t0 = clock_type::now();
-    const size_t rows = a.size();
-    if (b.size() != rows || c.size() != rows)
-        throw std::invalid_argument(fmt::format("witness rows disagree: a {}, b {}, c {}", rows, b.size(), c.size()));
+namespace {
+
+// Size checks, log_m, aux and the A/B scalars: everything of prepare_partition but the rows.
+prepared_partition prepare_without_rows(size_t rows, const witness_view& w, const parameters& params) {
     const size_t n_in = w.inputs.size(), n_aux = w.aux.size();
     if (w.a_aux_density.bits != n_aux || w.b_aux_density.bits != n_aux || w.b_input_density.bits != n_in)
         throw std::invalid_argument(fmt::format("witness densities disagree with {} inputs and {} aux variables", n_in,
@@ -82,14 +80,7 @@ prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::
     expect_size("b_g1", params.b_g1.size(), b_in + b_aux, "inputs and aux variables used in B");
     expect_size("b_g2", params.b_g2.size(), b_in + b_aux, "inputs and aux variables used in B");
 
-    p.h = std::move(a);
-    p.b = std::move(b);
-    p.c = std::move(c);
-    p.h.resize(m);
-    p.b.resize(m);
-    p.c.resize(m);
     p.aux = w.aux;
-
     // Scalars in the order of the filtered queries.
     p.a_scalars.assign(w.inputs.begin(), w.inputs.end());
     p.a_scalars.reserve(n_in + a_aux);
@@ -97,6 +88,37 @@ prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::
     p.b_scalars.reserve(b_in + b_aux);
     append_dense(p.b_scalars, w.inputs, w.b_input_density);
     append_dense(p.b_scalars, w.aux, w.b_aux_density);
+    return p;
+}
+
+}  // namespace
+
+prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::fr_t>&& b, std::vector<ff::fr_t>&& c,
+                                     const witness_view& w, const parameters& params, prove_timings* timings) {
+    const auto t0 = clock_type::now();
+    const size_t rows = a.size();
+    if (b.size() != rows || c.size() != rows)
+        throw std::invalid_argument(fmt::format("witness rows disagree: a {}, b {}, c {}", rows, b.size(), c.size()));
+    prepared_partition p = prepare_without_rows(rows, w, params);
+    const size_t m = size_t(1) << p.log_m;
+    p.h = std::move(a);
+    p.b = std::move(b);
+    p.c = std::move(c);
+    p.h.resize(m);
+    p.b.resize(m);
+    p.c.resize(m);
+    if (timings) timings->assemble_s += seconds_since(t0);
+    return p;
+}
+
+prepared_partition prepare_partition_without_rows(const witness_view& w, const parameters& params,
+                                                  prove_timings* timings) {
+    const auto t0 = clock_type::now();
+    const size_t rows = w.a.size();
+    if (w.b.size() != rows || w.c.size() != rows)
+        throw std::invalid_argument(
+            fmt::format("witness rows disagree: a {}, b {}, c {}", rows, w.b.size(), w.c.size()));
+    prepared_partition p = prepare_without_rows(rows, w, params);
     if (timings) timings->assemble_s += seconds_since(t0);
     return p;
 }

@@ -59,6 +59,13 @@ prepared_partition prepare_partition(const witness_view& w, const parameters& pa
 prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::fr_t>&& b, std::vector<ff::fr_t>&& c,
                                      const witness_view& w, const parameters& params, prove_timings* timings = nullptr);
 
+// As above without the rows: |h|, |b|, |c| stay empty and the caller reads the witness's rows a, b, c
+// (|w.a|.size() of them, zero beyond up to 2^log_m) where they are. The GPU backend copies them to the
+// device straight from the ring slot, so gpud's CPU step before the lock does not copy (and fault in)
+// three fresh row vectors per partition.
+prepared_partition prepare_partition_without_rows(const witness_view& w, const parameters& params,
+                                                  prove_timings* timings = nullptr);
+
 // Consumes |p.h|, |p.b|, |p.c| (released on return).
 kernel_results run_kernels(prepared_partition& p, const parameters& params, prove_timings* timings = nullptr);
 

@@ -312,6 +312,23 @@ void ntt_context::load(int s, std::span<const ff::fr_t> x) {
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
 }
 
+void ntt_context::load_padded(int s, std::span<const ff::fr_t> x, unsigned log_n) {
+    impl_->check_slot(s);
+    const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
+    if (x.size() > n)
+        throw std::invalid_argument("GPU NTT: " + std::to_string(x.size()) + " elements for a slot of 2^" +
+                                    std::to_string(log_n));
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->slot[s].reserve(n);
+    // Ordered on the NTT stream and waited for, as load() (the source may be pageable).
+    if (!x.empty())
+        CUDA_OK(cudaMemcpyAsync(impl_->slot[s].get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice,
+                                impl_->stream));
+    if (x.size() < n)  // zero bytes are the field's zero (Montgomery form of 0)
+        CUDA_OK(cudaMemsetAsync(impl_->slot[s].get() + x.size(), 0, (n - x.size()) * sizeof(ff::fr_t), impl_->stream));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+}
+
 void ntt_context::store(int s, std::span<ff::fr_t> x) {
     impl_->check_slot(s);
     if (impl_->slot[s].capacity() < x.size()) throw std::invalid_argument("GPU NTT: slot smaller than output");

@@ -43,6 +43,9 @@ public:
 
     // Resident slots (0..SLOTS-1), all of size 2^log_n.
     void load(int slot, std::span<const ff::fr_t> x);
+    // |x| (at most 2^log_n elements) into a slot of 2^log_n, the rest zero: rows shorter than the domain
+    // copied from where they are, without a padded copy on the host.
+    void load_padded(int slot, std::span<const ff::fr_t> x, unsigned log_n);
     void store(int slot, std::span<ff::fr_t> x);
     // Fills a slot with pseudo-random field elements made on the device (benchmarks).
     void fill_random(int slot, unsigned log_n, uint64_t seed);
