@@ -179,6 +179,25 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes)
 
 cuda_backend::~cuda_backend() = default;
 
+void cuda_backend::register_host_region(std::span<const std::byte> region) {
+    region_.reset();
+    if (region.empty()) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto pin = std::make_unique<cuda::host_pin>(gpu_, region.data(), region.size());
+    if (!pin->pinned()) {
+        spdlog::warn("GPU {}: the witness region ({:.2f} GiB) could not be page-locked: {}; its ranges are pinned "
+                     "per partition instead",
+                     gpu_, double(region.size()) / double(1ull << 30), pin->error());
+        return;
+    }
+    spdlog::info("GPU {}: witness region page-locked once ({:.2f} GiB in {:.2f} s): rows and aux are copied from "
+                 "it without a registration per partition",
+                 gpu_, double(region.size()) / double(1ull << 30), seconds_since(t0));
+    region_ = std::move(pin);
+}
+
+size_t cuda_backend::host_region_bytes() const { return region_ ? region_->bytes() : 0; }
+
 size_t cuda_backend::resident_sets() const {
     std::lock_guard lk(mu_);
     return resident_.size();
@@ -292,6 +311,7 @@ void cuda_backend::pin_host_ranges(partition_work& work) {
         }
         const uint64_t bytes = r.size_bytes();
         if (bytes == 0) continue;
+        if (region_ && region_->contains(r.data(), bytes)) continue;  // locked once already
         if (bytes < pin_min_bytes_) {
             ++c.pageable_ranges;
             c.pageable_bytes += bytes;

@@ -29,6 +29,7 @@
 #include "gpud/proving_backend.hpp"
 
 namespace cuzk::cuda {
+class host_pin;
 class ntt_context;
 template <class F>
 class msm_context;
@@ -52,6 +53,13 @@ public:
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
+    // Page-locks |region| once (gpud: the whole ring): ranges inside it are then copied without a registration
+    // per partition. A registration blocks the CUDA calls of other threads while it runs (an H200 measured the
+    // lock holder's kernels 48x slower beside a thread pinning in a loop; BENCHMARKS.md), so one at start
+    // beats one per partition beside the other worker's kernels. One region; a second call replaces it.
+    void register_host_region(std::span<const std::byte> region) override;
+    // Bytes of the registered region (0 when none or refused).
+    size_t host_region_bytes() const;
 
     // Parameter sets resident on the device now, and their bytes (for logs and tests).
     size_t resident_sets() const;
@@ -79,6 +87,7 @@ private:
     bool b_g2_on_gpu_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
+    std::unique_ptr<cuda::host_pin> region_;  // register_host_region's, or null
     mutable std::mutex mu_;  // kernels of one partition at a time (the CUDA lock already orders workers)
     std::unique_ptr<cuda::ntt_context> ntt_;
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;

@@ -223,6 +223,8 @@ public:
         // gpuds of several GPUs share the ring, assemblerd and synthd, while a second one for a GPU is refused.
         const auto name = ipc::gpud_socket_name(config_.gpud.gpu);
         daemon::instance_lock lock(config_.runtime.dir, name);
+        // The witnesses live in the ring: a backend that copies them to a GPU page-locks it here, once.
+        backend_->register_host_region(ring_.mapping());
         zmq::context_t context(1);
         daemon::request_router router(context, config_.endpoint(name));
         auto results = daemon::connect_socket(context, zmq::socket_type::push, config_.endpoint(ipc::socket_names::results));

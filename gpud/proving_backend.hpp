@@ -5,7 +5,9 @@
 // The CPU backend is the reference and fallback; a CUDA backend implements the same interface.
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,6 +33,10 @@ public:
                                                     const groth16::parameters& params) = 0;
     virtual void run_kernels(partition_work& work) = 0;
     virtual groth16::proof finish(partition_work& work, groth16::rng_fn& rng) = 0;
+    // Host memory the witnesses will live in for the backend's lifetime (gpud: the ring's mapping), told once
+    // before the first prepare; a backend that copies to a device may page-lock it here, once, instead of per
+    // partition. Never throws: a region it cannot use is logged and ignored.
+    virtual void register_host_region(std::span<const std::byte> /*region*/) {}
 };
 
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <span>
 
 #include "common/circuits/registry.hpp"
 #include "common/groth16/proof.hpp"
@@ -93,6 +94,58 @@ cudaMemoryType memory_type(const void* p) {
     cudaPointerAttributes a{};
     EXPECT_EQ(cudaPointerGetAttributes(&a, p), cudaSuccess);
     return a.type;
+}
+
+// A witness laid out back to back inside a region registered once (as gpud registers its ring): proved
+// without a registration per partition for the rows and aux, equal to the CPU backend's proof; the region
+// stays registered across partitions.
+TEST(CudaBackend, WitnessInARegionRegisteredOnceNeedsNoPinPerPartition) {
+    SKIP_WITHOUT_GPU();
+    gpud::cuda_backend be(0, true, 0);
+    const keys& k = keys_for("sha256:1");
+    auto c = circuits::make_circuit("sha256:1");
+    proving_assignment pa;
+    c->synthesize(pa);
+    pa.finish();
+    const witness_view src = view_of(pa);
+    // Rows a, b, c, inputs, aux back to back, as a ring slot holds them.
+    const size_t n = src.a.size(), ni = src.inputs.size(), na = src.aux.size();
+    std::vector<ff::fr_t> region(3 * n + ni + na + 1024);
+    ff::fr_t* at = region.data() + 512;  // not at the start of the region
+    witness_view w = src;
+    auto place = [&at](std::span<const ff::fr_t> from) {
+        std::copy(from.begin(), from.end(), at);
+        std::span<const ff::fr_t> s(at, from.size());
+        at += from.size();
+        return s;
+    };
+    w.a = place(src.a);
+    w.b = place(src.b);
+    w.c = place(src.c);
+    w.inputs = place(src.inputs);
+    w.aux = place(src.aux);
+    be.register_host_region(std::as_bytes(std::span<const ff::fr_t>(region)));
+    ASSERT_EQ(be.host_region_bytes(), region.size() * sizeof(ff::fr_t));
+    EXPECT_EQ(memory_type(w.aux.data()), cudaMemoryTypeHost);
+
+    gpud::cpu_backend cpu;
+    for (uint64_t seed : {5u, 6u}) {
+        const auto before = be.host_pin_stats();
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, k.setup.params, seed)),
+                  proof_to_bytes(prove_with(cpu, w, k.setup.params, seed)));
+        const auto after = be.host_pin_stats();
+        // Only the A and B scalars (vectors of the work) were considered for pinning in this partition: the
+        // rows and aux, inside the region, were not.
+        const size_t scalars = ni + w.a_aux_density.count() + w.b_input_density.count() + w.b_aux_density.count();
+        EXPECT_EQ((after.pinned_bytes - before.pinned_bytes) + (after.pageable_bytes - before.pageable_bytes),
+                  scalars * sizeof(ff::fr_t))
+            << stats_text(after);
+        EXPECT_EQ(after.pinned_now_bytes, 0u) << stats_text(after);
+        EXPECT_EQ(memory_type(w.a.data()), cudaMemoryTypeHost) << "the region stays registered";
+    }
+    be.register_host_region({});
+    EXPECT_EQ(be.host_region_bytes(), 0u);
+    EXPECT_EQ(memory_type(w.a.data()), cudaMemoryTypeUnregistered);
 }
 
 class CudaBackendProof : public ::testing::TestWithParam<std::string> {};

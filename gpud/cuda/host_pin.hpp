@@ -37,6 +37,12 @@ public:
     // a page of the range is registered already (an expected case for small heap blocks, not a fault).
     const std::string& error() const { return error_; }
     bool already_registered() const { return already_registered_; }
+    // Whether [p, p + n) lies inside the pinned range.
+    bool contains(const void* p, size_t n) const {
+        const auto* lo = static_cast<const unsigned char*>(data_);
+        const auto* at = static_cast<const unsigned char*>(p);
+        return data_ != nullptr && at >= lo && n <= bytes_ && size_t(at - lo) <= bytes_ - n;
+    }
 
     // Unregisters now; a no-op when not pinned. Throws cuda_error when cudaHostUnregister fails; the range
     // counts as unpinned afterwards either way (it is never unregistered twice).
