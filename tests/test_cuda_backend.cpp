@@ -62,6 +62,15 @@ const keys& keys_for(const std::string& spec) {
     return *k;
 }
 
+// The assignment of circuit |spec| (registry name), synthesized and finished.
+proving_assignment synthesized(const std::string& spec) {
+    auto c = circuits::make_circuit(spec);
+    proving_assignment pa;
+    c->synthesize(pa);
+    pa.finish();
+    return pa;
+}
+
 proof prove_with(gpud::proving_backend& be, const witness_view& w, const parameters& params, uint64_t seed) {
     auto work = be.prepare(w, params);
     be.run_kernels(*work);
@@ -103,10 +112,7 @@ TEST(CudaBackend, WitnessInARegionRegisteredOnceNeedsNoPinPerPartition) {
     SKIP_WITHOUT_GPU();
     gpud::cuda_backend be(0, true, 0);
     const keys& k = keys_for("sha256:1");
-    auto c = circuits::make_circuit("sha256:1");
-    proving_assignment pa;
-    c->synthesize(pa);
-    pa.finish();
+    proving_assignment pa = synthesized("sha256:1");
     const witness_view src = view_of(pa);
     // Rows a, b, c, inputs, aux back to back, as a ring slot holds them.
     const size_t n = src.a.size(), ni = src.inputs.size(), na = src.aux.size();
@@ -154,10 +160,7 @@ TEST_P(CudaBackendProof, EqualsCpuBackendByteForByteAndVerifies) {
     SKIP_WITHOUT_GPU();
     const std::string spec = GetParam();
     const keys& k = keys_for(spec);
-    auto c = circuits::make_circuit(spec);
-    proving_assignment pa;
-    c->synthesize(pa);
-    pa.finish();
+    proving_assignment pa = synthesized(spec);
     const witness_view w = view_of(pa);
     const std::vector<ff::fr_t> inputs(pa.inputs().begin() + 1, pa.inputs().end());
 
@@ -195,10 +198,7 @@ TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
     SKIP_WITHOUT_GPU();
     gpud::cuda_backend be(0);
     const keys& k = keys_for("mul:64");
-    auto c = circuits::make_circuit("mul:64");
-    proving_assignment pa;
-    c->synthesize(pa);
-    pa.finish();
+    proving_assignment pa = synthesized("mul:64");
     const witness_view w = view_of(pa);
     EXPECT_EQ(be.resident_sets(), 0u);
     const proof p1 = prove_with(be, w, k.setup.params, 5);
@@ -219,20 +219,14 @@ TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
 TEST(CudaBackend, ParametersOfAnotherCircuitAreRejectedBeforeTheKernels) {
     SKIP_WITHOUT_GPU();
     const keys& k = keys_for("mul:64");
-    auto c = circuits::make_circuit("mul:1000");
-    proving_assignment pa;
-    c->synthesize(pa);
-    pa.finish();
+    proving_assignment pa = synthesized("mul:1000");
     EXPECT_THROW(gpu_backend().prepare(view_of(pa), k.setup.params), std::invalid_argument);
 }
 
 TEST(CudaBackend, FinishBeforeKernelsIsAnError) {
     SKIP_WITHOUT_GPU();
     const keys& k = keys_for("mul:64");
-    auto c = circuits::make_circuit("mul:64");
-    proving_assignment pa;
-    c->synthesize(pa);
-    pa.finish();
+    proving_assignment pa = synthesized("mul:64");
     auto work = gpu_backend().prepare(view_of(pa), k.setup.params);
     rng_fn rng = seeded(1);
     EXPECT_THROW(gpu_backend().finish(*work, rng), std::logic_error);
@@ -247,10 +241,7 @@ TEST(CudaBackend, HostRangesPinnedByPrepareAndUnpinnedByFinishOrDrop) {
         SCOPED_TRACE(b_g2_on_gpu ? "B_G2 on the GPU" : "B_G2 on the CPU");
         gpud::cuda_backend be(0, b_g2_on_gpu, 0);
         const keys& k = keys_for("sha256:1");
-        auto c = circuits::make_circuit("sha256:1");
-        proving_assignment pa;
-        c->synthesize(pa);
-        pa.finish();
+        proving_assignment pa = synthesized("sha256:1");
         const witness_view w = view_of(pa);
         gpud::cpu_backend cpu;
         const proof want = prove_with(cpu, w, k.setup.params, 42);
@@ -294,10 +285,7 @@ TEST(CudaBackend, DefaultThresholdLeavesSmallRangesPageable) {
     SKIP_WITHOUT_GPU();
     gpud::cuda_backend be(0);
     const keys& k = keys_for("mul:64");
-    auto c = circuits::make_circuit("mul:64");
-    proving_assignment pa;
-    c->synthesize(pa);
-    pa.finish();
+    proving_assignment pa = synthesized("mul:64");
     const witness_view w = view_of(pa);
     gpud::cpu_backend cpu;
     EXPECT_EQ(proof_to_bytes(prove_with(be, w, k.setup.params, 3)), proof_to_bytes(prove_with(cpu, w, k.setup.params, 3)));
