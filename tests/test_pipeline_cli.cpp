@@ -11,6 +11,7 @@
 #include <string>
 
 #include "support/pipeline.hpp"
+#include "support/run_command.hpp"
 
 using namespace cuzk;
 using cuzk::test::pipeline;
@@ -24,14 +25,9 @@ struct result {
 
 // Runs the cuzk binary with |args| against the test pipeline's config; stdout captured, stderr appended.
 result cuzk_cli(const pipeline& sut, const std::string& args) {
-    const std::string cmd = std::string(CUZK_CLI_PATH) + " " + args + " 2>&1";
-    std::FILE* p = ::popen(cmd.c_str(), "r");
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    const int status = ::pclose(p);
     (void)sut;
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    auto r = cuzk::test::run_cuzk(args);
+    return {r.exit_code, r.output};
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "support/pipeline.hpp"
+#include "support/run_command.hpp"
 
 using namespace cuzk;
 using cuzk::test::pipeline;
@@ -62,13 +63,8 @@ std::uint32_t partitions_done(const pipeline& sut) {
 
 // Runs |command|, returning its standard output and exit status.
 std::pair<std::string, int> run(const std::string& command) {
-    std::FILE* p = ::popen(command.c_str(), "r");
-    if (!p) return {"", -1};
-    std::string out;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    const int status = ::pclose(p);
-    return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+    auto r = cuzk::test::run_command(command, false);
+    return {r.output, r.exit_code};
 }
 
 }  // namespace

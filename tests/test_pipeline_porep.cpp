@@ -17,6 +17,7 @@
 #include <string>
 
 #include "support/pipeline.hpp"
+#include "support/run_command.hpp"
 
 using namespace cuzk;
 using cuzk::test::pipeline;
@@ -29,14 +30,8 @@ struct result {
 };
 
 result cuzk_cli(const std::string& args) {
-    const std::string cmd = std::string(CUZK_CLI_PATH) + " " + args + " 2>&1";
-    std::FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return {-1, "popen failed"};
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    const int status = ::pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    auto r = cuzk::test::run_cuzk(args);
+    return {r.exit_code, r.output};
 }
 
 // `cuzk down` however the test ends; on a failure the daemons' logs (cuzk up writes <runtime dir>/logs/) are

@@ -11,28 +11,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "support/run_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct run_result {
-    int exit_code;
-    std::string output;  // stdout and stderr together
-};
-
-run_result run(const std::string& args) {
-    std::string cmd = std::string(CUZK_CLI_PATH) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    run_result r{-1, {}};
-    if (!p) return r;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-    int status = pclose(p);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using run_result = cuzk::test::command_result;  // stdout and stderr together
+run_result run(const std::string& args) { return cuzk::test::run_cuzk(args); }
 
 nlohmann::json json_of(const std::string& out) {
     return nlohmann::json::parse(out.substr(out.find('{'), out.rfind('}') - out.find('{') + 1));

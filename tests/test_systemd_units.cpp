@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "support/run_command.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -115,15 +117,8 @@ struct run_result {
 };
 
 run_result run(const std::string& cmd) {
-    run_result r;
-    FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-    int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    auto c = cuzk::test::run_command(cmd);
+    return {c.exit_code, c.output};
 }
 
 }  // namespace
