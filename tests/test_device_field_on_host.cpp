@@ -81,6 +81,19 @@ TEST(DeviceFieldOnHost, FpMatchesTheCpuField) { check_field<cuda::dev_fp, ff::fp
 
 TEST(DeviceFieldOnHost, FrMatchesTheCpuField) { check_field<cuda::dev_fr, ff::fr_t>(40, 2); }
 
+// The other multiplication schedules (field.cuh's mont_mul), which the GPU benchmark times against the
+// default: same products, called and inlined.
+TEST(DeviceFieldOnHost, EveryMultiplicationScheduleMatchesTheCpuField) {
+    using cuda::mont_mul;
+    check_field<cuda::dev_field<ff::fp_t, false, mont_mul::cios>, ff::fp_t>(30, 11);
+    check_field<cuda::dev_field<ff::fp_t, false, mont_mul::even_odd>, ff::fp_t>(30, 12);
+    check_field<cuda::dev_field<ff::fp_t, true, mont_mul::cios>, ff::fp_t>(10, 13);
+    check_field<cuda::dev_field<ff::fr_t, true, mont_mul::cios>, ff::fr_t>(30, 14);
+    check_field<cuda::dev_field<ff::fr_t, true, mont_mul::even_odd>, ff::fr_t>(30, 15);
+    check_field<cuda::dev_field<ff::fp_t, false, mont_mul::paired>, ff::fp_t>(30, 16);
+    check_field<cuda::dev_field<ff::fr_t, true, mont_mul::paired>, ff::fr_t>(30, 17);
+}
+
 TEST(DeviceFieldOnHost, Fp2MatchesTheCpuField) { check_field<cuda::dev_fp2, ff::fp2_t>(15, 3); }
 
 TEST(DeviceFieldOnHost, InverseAndCanonicalForm) {

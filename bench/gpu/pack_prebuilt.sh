@@ -20,7 +20,7 @@ BUILD=$1
 DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
 # name -> path inside the build directory
-wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend gpud/cuzk_bench_gpu
+wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend gpud/cuzk_bench_gpu gpud/cuzk_bench_gpu_field
         cli/cuzk assemblerd/cuzk-assemblerd synthd/cuzk-synthd gpud/cuzk-gpud)
 packed=()
 missing=()

@@ -17,8 +17,12 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_ARGS=${BENCH_ARGS:-}
 # Which benchmarks follow the tests: "kernels" (MSM, NTT, H tables), "partition" (cuzk_bench_gpu --partition:
 # GPU time of a synthetic 32 GiB-shape partition); both by default. "profile" adds Nsight Compute (ncu)
-# reports of the MSM accumulation and NTT pass kernels at 2^20 (where ncu can read the counters).
+# reports of the MSM accumulation and NTT pass kernels at 2^20 (where ncu can read the counters). "field"
+# (cuzk_bench_gpu_field): the Montgomery multiplication schedules and the bucket step timed against each
+# other, the instruction mix of each (cuobjdump + sass_histogram.py) and, where ncu reads the counters,
+# the bucket kernels' pipe usage. RUN_TESTS=0 skips the CUDA tests (a field-only run).
 BENCH_MODES=${BENCH_MODES:-kernels partition}
+RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
 
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >&2
@@ -53,7 +57,9 @@ else
 fi
 
 status=0
-for t in test_cuda_msm test_cuda_ntt test_cuda_backend; do
+tests=(test_cuda_msm test_cuda_ntt test_cuda_backend)
+[ "$RUN_TESTS" = 1 ] || tests=()
+for t in "${tests[@]}"; do
   t0=$(date +%s)
   run "$BIN/$t" 2>&1 | tee "$OUT/$t.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED  \]|Failure|error" 
   rc=${PIPESTATUS[0]}
@@ -61,6 +67,25 @@ for t in test_cuda_msm test_cuda_ntt test_cuda_backend; do
   [ "$rc" = 0 ] || status=1
 done
 
+if [[ " $BENCH_MODES " == *" field "* ]]; then
+  run "$BIN/cuzk_bench_gpu_field" 2>&1 | tee "$OUT/bench_field.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  if command -v cuobjdump >/dev/null; then
+    cuobjdump --dump-sass "$BIN/cuzk_bench_gpu_field" >"$OUT/field.sass" 2>&1
+    python3 "$SRC/bench/gpu/sass_histogram.py" mul_outline sqr_outline mul_chain_kernel bucket_chain_kernel \
+      <"$OUT/field.sass" | tee "$OUT/field_sass_mix.txt" | cut -c1-400
+    cuobjdump --dump-sass "$BIN/cuzk_bench_gpu" 2>/dev/null | python3 "$SRC/bench/gpu/sass_histogram.py" \
+      accumulate_kernel mul_outline dif_pass_kernel >"$OUT/msm_sass_mix.txt"
+    cut -c1-400 "$OUT/msm_sass_mix.txt"
+  fi
+  if command -v ncu >/dev/null; then
+    LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" ncu --clock-control none --section ComputeWorkloadAnalysis --section SchedulerStats --section Occupancy \
+      --section WarpStateStats --section InstructionStats -k regex:bucket_chain_kernel -c 3 \
+      "$BIN/cuzk_bench_gpu_field" --iters 64 --reps 1 >"$OUT/ncu_field.txt" 2>&1
+    echo "ncu field: exit $?"
+    grep -E "bucket_chain_kernel|Issued Ipc|Executed Ipc|No Eligible|Achieved Occupancy|Registers Per|Stall" "$OUT/ncu_field.txt" | head -40
+  fi
+fi
 if [[ " $BENCH_MODES " == *" kernels "* ]]; then
   # shellcheck disable=SC2086
   run "$BIN/cuzk_bench_gpu" $BENCH_ARGS 2>&1 | tee "$OUT/bench.log"

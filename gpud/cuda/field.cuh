@@ -128,8 +128,21 @@ struct field_words {
     static constexpr uint32_t inv() { return uint32_t(HostField::INV); }
 };
 
+// How a Montgomery multiplication is scheduled (all give the same result; test_device_field_on_host checks
+// each against the CPU field, cuzk_bench_gpu_field times them on a GPU):
+//  - sos: the whole 2N-word product, then the word-by-word reduction (redc);
+//  - cios: product and reduction interleaved row by row over an N+1-word accumulator (fewer live registers);
+//  - even_odd: the product as two independent carry chains per row (the products a_j b_i of even j and of
+//    odd j land on disjoint words, so each chain covers its words with no gaps), summed at the end: two
+//    chains the scheduler can overlap where one chain stalls on its own carries; then redc.
+//  - paired: interleaved like cios, but every chain (a b_i and m p, even and odd j) runs over the low and
+//    high words of each product in turn, so each madc.lo/madc.hi pair on the same operands becomes one
+//    64-bit multiply-add with carry (IMAD.WIDE.U32.X) instead of two multiplies and two carry additions.
+//    Squaring is a multiplication here.
+enum class mont_mul { sos, cios, even_odd, paired };
+
 // |Inline| picks inlined or called multiplication (see mul_outline); both have the same layout.
-template <class HostField, bool Inline = (HostField::N <= 4)>
+template <class HostField, bool Inline = (HostField::N <= 4), mont_mul Kind = mont_mul::sos>
 struct alignas(16) dev_field {
     using host_t = HostField;
     using W = field_words<HostField>;
@@ -258,6 +271,176 @@ CUZK_UNROLL
         return redc(t);
     }
 
+    // Rows of a * b[i] + m p, one word shifted out per row. With t < 2p < 2^(32N) at a row's start the row's
+    // sum is < 2p + 2^33 p < 2^(32(N+1)): N+1 words hold it and no chain carries out of word N; the
+    // shifted result is < 2p again, so the usual final subtraction leaves r < p.
+    static CUZK_HD_INLINE dev_field mul_cios(const dev_field& a, const dev_field& b) {
+        constexpr auto P = W::modulus();
+        constexpr uint32_t INV = W::inv();
+        uint32_t t[N + 1];
+CUZK_UNROLL
+        for (int i = 0; i <= N; ++i) t[i] = 0;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            t[0] = ptx::mad_lo_cc(a.v[0], b.v[i], t[0]);
+CUZK_UNROLL
+            for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(a.v[j], b.v[i], t[j]);
+            t[N] = ptx::addc(t[N], 0);
+            const uint32_t m = t[0] * INV;  // t[0] is final once the low products are in
+            t[1] = ptx::mad_hi_cc(a.v[0], b.v[i], t[1]);
+CUZK_UNROLL
+            for (int j = 1; j < N - 1; ++j) t[j + 1] = ptx::madc_hi_cc(a.v[j], b.v[i], t[j + 1]);
+            t[N] = ptx::madc_hi(a.v[N - 1], b.v[i], t[N]);
+            t[0] = ptx::mad_lo_cc(m, P.w[0], t[0]);  // word 0 becomes zero; only its carry matters
+CUZK_UNROLL
+            for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(m, P.w[j], t[j]);
+            t[N] = ptx::addc(t[N], 0);
+            t[1] = ptx::mad_hi_cc(m, P.w[0], t[1]);
+CUZK_UNROLL
+            for (int j = 1; j < N - 1; ++j) t[j + 1] = ptx::madc_hi_cc(m, P.w[j], t[j + 1]);
+            t[N] = ptx::madc_hi(m, P.w[N - 1], t[N]);
+CUZK_UNROLL
+            for (int j = 0; j < N; ++j) t[j] = t[j + 1];
+            t[N] = 0;
+        }
+        dev_field r;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) r.v[i] = t[i];
+        reduce_once(r.v);
+        return r;
+    }
+
+    // The product as two accumulators: row i adds a_j b_i for even j to e (low word at i + j, high word at
+    // i + j + 1: words i .. i+N-1 without gaps, carry to word i+N, still zero then) and for odd j to o
+    // (words i+1 .. i+N, carry to word i+N+1). Each accumulator is a partial sum of the product, so neither
+    // carries out of word 2N-1; e + o is the product.
+    static CUZK_HD_INLINE dev_field mul_even_odd(const dev_field& a, const dev_field& b) {
+        static_assert(N % 2 == 0);
+        uint32_t e[2 * N], o[2 * N];
+CUZK_UNROLL
+        for (int i = 0; i < 2 * N; ++i) e[i] = o[i] = 0;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            e[i] = ptx::mad_lo_cc(a.v[0], b.v[i], e[i]);
+            e[i + 1] = ptx::madc_hi_cc(a.v[0], b.v[i], e[i + 1]);
+CUZK_UNROLL
+            for (int j = 2; j < N; j += 2) {
+                e[i + j] = ptx::madc_lo_cc(a.v[j], b.v[i], e[i + j]);
+                e[i + j + 1] = ptx::madc_hi_cc(a.v[j], b.v[i], e[i + j + 1]);
+            }
+            e[i + N] = ptx::addc(e[i + N], 0);
+            o[i + 1] = ptx::mad_lo_cc(a.v[1], b.v[i], o[i + 1]);
+CUZK_UNROLL
+            for (int j = 1; j < N - 2; j += 2) {
+                o[i + j + 1] = ptx::madc_hi_cc(a.v[j], b.v[i], o[i + j + 1]);
+                o[i + j + 2] = ptx::madc_lo_cc(a.v[j + 2], b.v[i], o[i + j + 2]);
+            }
+            if (i + N + 1 < 2 * N) {
+                o[i + N] = ptx::madc_hi_cc(a.v[N - 1], b.v[i], o[i + N]);
+                o[i + N + 1] = ptx::addc(o[i + N + 1], 0);
+            } else {
+                o[i + N] = ptx::madc_hi(a.v[N - 1], b.v[i], o[i + N]);
+            }
+        }
+        e[1] = ptx::add_cc(e[1], o[1]);
+CUZK_UNROLL
+        for (int i = 2; i < 2 * N - 1; ++i) e[i] = ptx::addc_cc(e[i], o[i]);
+        e[2 * N - 1] = ptx::addc(e[2 * N - 1], o[2 * N - 1]);
+        return redc(e);
+    }
+
+    // One row of mul_paired: t += x y_i (x = a, y_i = b_i) then t += m p, where t = E + O + c and c is a
+    // carry into word 0 (0 or 1). Products x_j y_i of even j go to E (words 0 .. N-1, carry to word N, zero
+    // until then), odd j to O (words 1 .. N); O's word 0 and E's are the row's only contributions to word 0,
+    // so m = (E[0] + O[0]) (-p^-1) needs no carry chain. After the row E[0] + O[0] is 0 or 2^32; c becomes
+    // that carry. Each of E and O is a part of a sum < 2^(32(N+1)) (t < 2p at a row's start, as in cios),
+    // so neither carries out of word N.
+    static CUZK_HD_INLINE void paired_row(uint32_t (&E)[N + 1], uint32_t (&O)[N + 1], uint32_t& c,
+                                          const uint32_t (&x)[N], uint32_t y, bool first) {
+        constexpr auto P = W::modulus();
+        constexpr uint32_t INV = W::inv();
+        if (first) {
+            E[0] = ptx::mad_lo_cc(x[0], y, E[0]);
+        } else {
+            (void)ptx::add_cc(c, 0xffffffffu);  // carry flag = (c != 0)
+            E[0] = ptx::madc_lo_cc(x[0], y, E[0]);
+        }
+        E[1] = ptx::madc_hi_cc(x[0], y, E[1]);
+CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            E[j] = ptx::madc_lo_cc(x[j], y, E[j]);
+            E[j + 1] = ptx::madc_hi_cc(x[j], y, E[j + 1]);
+        }
+        E[N] = ptx::addc(E[N], 0);
+        O[1] = ptx::mad_lo_cc(x[1], y, O[1]);
+        O[2] = ptx::madc_hi_cc(x[1], y, O[2]);
+CUZK_UNROLL
+        for (int j = 3; j < N - 1; j += 2) {
+            O[j] = ptx::madc_lo_cc(x[j], y, O[j]);
+            O[j + 1] = ptx::madc_hi_cc(x[j], y, O[j + 1]);
+        }
+        O[N - 1] = ptx::madc_lo_cc(x[N - 1], y, O[N - 1]);
+        O[N] = ptx::madc_hi(x[N - 1], y, O[N]);
+
+        const uint32_t m = (E[0] + O[0]) * INV;
+        E[0] = ptx::mad_lo_cc(m, P.w[0], E[0]);
+        E[1] = ptx::madc_hi_cc(m, P.w[0], E[1]);
+CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            E[j] = ptx::madc_lo_cc(m, P.w[j], E[j]);
+            E[j + 1] = ptx::madc_hi_cc(m, P.w[j], E[j + 1]);
+        }
+        E[N] = ptx::addc(E[N], 0);
+        O[1] = ptx::mad_lo_cc(m, P.w[1], O[1]);
+        O[2] = ptx::madc_hi_cc(m, P.w[1], O[2]);
+CUZK_UNROLL
+        for (int j = 3; j < N - 1; j += 2) {
+            O[j] = ptx::madc_lo_cc(m, P.w[j], O[j]);
+            O[j + 1] = ptx::madc_hi_cc(m, P.w[j], O[j + 1]);
+        }
+        O[N - 1] = ptx::madc_lo_cc(m, P.w[N - 1], O[N - 1]);
+        O[N] = ptx::madc_hi(m, P.w[N - 1], O[N]);
+
+        (void)ptx::add_cc(E[0], O[0]);
+        c = ptx::addc(0, 0);
+CUZK_UNROLL
+        for (int j = 0; j < N; ++j) {
+            E[j] = E[j + 1];
+            O[j] = O[j + 1];
+        }
+        E[N] = O[N] = 0;
+    }
+
+    // Rows alternate which accumulator takes the even products: after the one-word shift, the word pairs
+    // the odd chain wrote are where the next row's even chain reads its pairs, so the 64-bit register pairs
+    // line up from row to row without moves.
+    static CUZK_HD_INLINE dev_field mul_paired(const dev_field& a, const dev_field& b) {
+        static_assert(N % 2 == 0 && N >= 4);
+        uint32_t A[N + 1], B[N + 1], c = 0;
+CUZK_UNROLL
+        for (int i = 0; i <= N; ++i) A[i] = B[i] = 0;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            if (i % 2 == 0) paired_row(A, B, c, a.v, b.v[i], i == 0);
+            else paired_row(B, A, c, a.v, b.v[i], false);
+        }
+        dev_field r;
+        (void)ptx::add_cc(c, 0xffffffffu);
+        r.v[0] = ptx::addc_cc(A[0], B[0]);
+CUZK_UNROLL
+        for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(A[i], B[i]);
+        r.v[N - 1] = ptx::addc(A[N - 1], B[N - 1]);
+        reduce_once(r.v);
+        return r;
+    }
+
+    static CUZK_HD_INLINE dev_field mul_scheduled(const dev_field& a, const dev_field& b) {
+        if constexpr (Kind == mont_mul::paired) return mul_paired(a, b);
+        else if constexpr (Kind == mont_mul::cios) return mul_cios(a, b);
+        else if constexpr (Kind == mont_mul::even_odd) return mul_even_odd(a, b);
+        else return mul_inline(a, b);
+    }
+
     CUZK_HD_INLINE dev_field sqr_inline() const {
         uint32_t t[2 * N];
 CUZK_UNROLL
@@ -301,16 +484,20 @@ CUZK_UNROLL
     // minutes per architecture. The call costs a few dozen instructions of argument moves. Fr (NTT
     // butterflies, one multiplication each) stays inline.
     static CUZK_HD_NOINLINE dev_field mul_outline(const dev_field a, const dev_field b) {
-        return mul_inline(a, b);
+        return mul_scheduled(a, b);
     }
-    static CUZK_HD_NOINLINE dev_field sqr_outline(const dev_field a) { return a.sqr_inline(); }
+    static CUZK_HD_NOINLINE dev_field sqr_outline(const dev_field a) { return a.sqr_scheduled(); }
+    CUZK_HD_INLINE dev_field sqr_scheduled() const {
+        if constexpr (Kind == mont_mul::paired) return mul_paired(*this, *this);
+        else return sqr_inline();
+    }
     CUZK_HD_INLINE friend dev_field operator*(const dev_field& a, const dev_field& b) {
         if constexpr (!Inline) return mul_outline(a, b);
-        else return mul_inline(a, b);
+        else return mul_scheduled(a, b);
     }
     CUZK_HD_INLINE dev_field sqr() const {
         if constexpr (!Inline) return sqr_outline(*this);
-        else return sqr_inline();
+        else return sqr_scheduled();
     }
 
     // Montgomery form -> canonical integer (multiply by 1).
@@ -338,8 +525,13 @@ CUZK_UNROLL
     }
 };
 
-using dev_fp = dev_field<ff::fp_t>;
-using dev_fr = dev_field<ff::fr_t>;
+// The schedule the backend's kernels use. CUZK_DEVICE_MUL (a mont_mul name, e.g. -DCUZK_DEVICE_MUL=sos in
+// CMAKE_CUDA_FLAGS) overrides it for a whole build, so whole MSMs and NTTs can be timed under another one.
+#ifndef CUZK_DEVICE_MUL
+#define CUZK_DEVICE_MUL sos
+#endif
+using dev_fp = dev_field<ff::fp_t, false, mont_mul::CUZK_DEVICE_MUL>;
+using dev_fr = dev_field<ff::fr_t, true, mont_mul::CUZK_DEVICE_MUL>;
 
 // Fp2 = Fp[u] / (u^2 + 1), the same layout as ff::fp2_t (c0 then c1).
 struct alignas(16) dev_fp2 {

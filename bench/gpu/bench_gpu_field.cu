@@ -1,0 +1,295 @@
+// GPU field-arithmetic benchmark: the throughput of one Fp (and Fr) Montgomery multiplication under each
+// schedule of gpud/cuda/field.cuh (mont_mul: sos, cios, even_odd, paired; called or inlined) and of the MSM's
+// bucket step (an XYZZ bucket plus an affine point, 8M + 2S) built on each, with the registers, spills
+// and blocks per SM the compiler gave each kernel. It tells which schedule the MSM and NTT should use.
+//
+// Every thread runs one dependent chain (x = x * y, or acc += p), as the MSM's accumulation does; a full
+// device of threads measures throughput at the occupancy each kernel reaches. Before timing, every
+// schedule's outputs are compared with the sos schedule's, and the sos chains of the first threads with
+// the CPU field (common/ff), so a wrong schedule fails the run (exit 1). The bucket step's inputs are
+// random field elements, not curve points: the formulas' cost does not depend on it, and the schedules
+// are compared with each other on the same inputs.
+//
+//   cuzk_bench_gpu_field [--iters 256] [--reps 5]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/gpu/bench_gpu_field_cpu.hpp"
+#include "common/ff/bls12_381.hpp"
+#include "gpud/cuda/curve.cuh"
+
+using namespace cuzk;
+using cuda::mont_mul;
+
+namespace {
+
+#define BENCH_CHECK(call)                                                                                  \
+    do {                                                                                                   \
+        cudaError_t e_ = (call);                                                                           \
+        if (e_ != cudaSuccess) {                                                                           \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            std::exit(2);                                                                                  \
+        }                                                                                                  \
+    } while (0)
+
+constexpr unsigned THREADS = 128;
+
+template <class F>
+__global__ void __launch_bounds__(THREADS) mul_chain_kernel(const F* __restrict__ x0, const F* __restrict__ y0,
+                                                            F* out, int iters) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    F x = x0[t];
+    const F y = y0[t];
+    for (int i = 0; i < iters; ++i) x = x * y;
+    out[t] = x;
+}
+
+template <class F>
+__global__ void __launch_bounds__(THREADS) bucket_chain_kernel(const cuda::dev_affine<F>* __restrict__ pts,
+                                                               unsigned mask, ec::xyzz_t<F>* out, int iters) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    ec::xyzz_t<F> acc = ec::xyzz_t<F>::identity();
+    for (int i = 0; i < iters; ++i) acc.accumulate(cuda::load_affine(pts + ((t * 7 + size_t(i)) & mask)));
+    out[t] = acc;
+}
+
+struct result {
+    std::string what;
+    int regs;
+    size_t local_bytes;
+    int blocks_per_sm;
+    double ms;
+    double rate;  // operations per second
+};
+std::vector<result> results;
+
+int sms() {
+    int dev = 0, n = 0;
+    BENCH_CHECK(cudaGetDevice(&dev));
+    BENCH_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
+    return n;
+}
+
+// Best of |reps| timed launches after one warm-up.
+template <class Launch>
+double best_ms(int reps, Launch launch) {
+    cudaEvent_t a, b;
+    BENCH_CHECK(cudaEventCreate(&a));
+    BENCH_CHECK(cudaEventCreate(&b));
+    launch();
+    BENCH_CHECK(cudaGetLastError());
+    BENCH_CHECK(cudaDeviceSynchronize());
+    float best = 1e30f;
+    for (int r = 0; r < reps; ++r) {
+        BENCH_CHECK(cudaEventRecord(a));
+        launch();
+        BENCH_CHECK(cudaEventRecord(b));
+        BENCH_CHECK(cudaEventSynchronize(b));
+        BENCH_CHECK(cudaGetLastError());
+        float ms = 0;
+        BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
+        best = std::min(best, ms);
+    }
+    BENCH_CHECK(cudaEventDestroy(a));
+    BENCH_CHECK(cudaEventDestroy(b));
+    return best;
+}
+
+template <class Kernel>
+void attributes(Kernel k, int& regs, size_t& local, int& blocks) {
+    cudaFuncAttributes fa{};
+    BENCH_CHECK(cudaFuncGetAttributes(&fa, k));
+    regs = fa.numRegs;
+    local = fa.localSizeBytes;
+    BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, THREADS, 0));
+}
+
+template <class D>
+D* upload(const std::vector<D>& h) {
+    D* d = nullptr;
+    BENCH_CHECK(cudaMalloc(&d, h.size() * sizeof(D)));
+    BENCH_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(D), cudaMemcpyHostToDevice));
+    return d;
+}
+template <class D>
+std::vector<D> download(const D* d, size_t n) {
+    std::vector<D> h(n);
+    BENCH_CHECK(cudaMemcpy(h.data(), d, n * sizeof(D), cudaMemcpyDeviceToHost));
+    return h;
+}
+
+bool failed = false;
+
+// Times x = x * y chains with field type F (host field H) over |threads| threads; returns the outputs.
+template <class F, class H>
+std::vector<F> time_mul(const char* name, const std::vector<F>& xs, const std::vector<F>& ys, int iters, int reps) {
+    const size_t n = xs.size();
+    F* dx = upload(xs);
+    F* dy = upload(ys);
+    F* dout = nullptr;
+    BENCH_CHECK(cudaMalloc(&dout, n * sizeof(F)));
+    result r{name, 0, 0, 0, 0, 0};
+    attributes(mul_chain_kernel<F>, r.regs, r.local_bytes, r.blocks_per_sm);
+    r.ms = best_ms(reps, [&] { mul_chain_kernel<F><<<unsigned(n / THREADS), THREADS>>>(dx, dy, dout, iters); });
+    r.rate = double(n) * iters / (r.ms * 1e-3);
+    results.push_back(r);
+    auto out = download(dout, n);
+    BENCH_CHECK(cudaFree(dx));
+    BENCH_CHECK(cudaFree(dy));
+    BENCH_CHECK(cudaFree(dout));
+    return out;
+}
+
+template <class F>
+std::vector<ec::xyzz_t<F>> time_bucket(const char* name, const std::vector<cuda::dev_affine<F>>& pts, size_t threads,
+                                       int iters, int reps) {
+    auto* dp = upload(pts);
+    ec::xyzz_t<F>* dout = nullptr;
+    BENCH_CHECK(cudaMalloc(&dout, threads * sizeof(ec::xyzz_t<F>)));
+    result r{name, 0, 0, 0, 0, 0};
+    attributes(bucket_chain_kernel<F>, r.regs, r.local_bytes, r.blocks_per_sm);
+    const unsigned mask = unsigned(pts.size() - 1);
+    r.ms = best_ms(reps, [&] {
+        bucket_chain_kernel<F><<<unsigned(threads / THREADS), THREADS>>>(dp, mask, dout, iters);
+    });
+    r.rate = double(threads) * iters / (r.ms * 1e-3);
+    results.push_back(r);
+    auto out = download(dout, threads);
+    BENCH_CHECK(cudaFree(dp));
+    BENCH_CHECK(cudaFree(dout));
+    return out;
+}
+
+template <class A, class B>
+void expect_same(const char* what, const std::vector<A>& a, const std::vector<B>& b) {
+    static_assert(sizeof(A) == sizeof(B));
+    if (a.size() != b.size() || std::memcmp(a.data(), b.data(), a.size() * sizeof(A)) != 0) {
+        std::printf("MISMATCH: %s differs from the sos schedule\n", what);
+        failed = true;
+    }
+}
+
+template <class D>
+std::vector<D> random_elements(bench::field_kind f, size_t n, uint64_t seed) {
+    std::vector<D> v(n);
+    bench::random_field_elements(f, n, seed, v.data());
+    return v;
+}
+
+// The first |k| chains recomputed with the CPU field.
+template <class D>
+void check_against_cpu(bench::field_kind f, const char* what, const std::vector<D>& xs, const std::vector<D>& ys,
+                       const std::vector<D>& out, int iters, size_t k) {
+    const size_t t = bench::first_chain_mismatch(f, xs.data(), ys.data(), out.data(), k, iters);
+    if (t != k) {
+        std::printf("MISMATCH: %s chain %zu differs from the CPU field\n", what, t);
+        failed = true;
+    }
+}
+
+int arg_int(int argc, char** argv, const char* name, int def) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0) return std::atoi(argv[i + 1]);
+    return def;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int iters = arg_int(argc, argv, "--iters", 256);
+    const int reps = arg_int(argc, argv, "--reps", 5);
+    // Eight waves of the most resident blocks any kernel here reaches (16 blocks of 128 threads per SM).
+    const size_t threads = size_t(sms()) * 16 * THREADS * 8;
+    std::printf("threads %zu, %d dependent operations each, best of %d\n", threads, iters, reps);
+
+    {
+        using fp_sos = cuda::dev_field<ff::fp_t, false, mont_mul::sos>;
+        const auto xs = random_elements<fp_sos>(bench::field_kind::fp, threads, 1);
+        const auto ys = random_elements<fp_sos>(bench::field_kind::fp, threads, 2);
+        auto ref = time_mul<fp_sos, ff::fp_t>("Fp mul, sos, called", xs, ys, iters, reps);
+        check_against_cpu(bench::field_kind::fp, "Fp mul sos", xs, ys, ref, iters, 64);
+        auto cast = [](const std::vector<fp_sos>& v, auto tag) {
+            using T = decltype(tag);
+            std::vector<T> r(v.size());
+            std::memcpy(static_cast<void*>(r.data()), v.data(), v.size() * sizeof(T));
+            return r;
+        };
+#define FP_VARIANT(INLINE, KIND, NAME)                                                                  \
+    {                                                                                                   \
+        using T = cuda::dev_field<ff::fp_t, INLINE, mont_mul::KIND>;                                    \
+        expect_same(NAME, time_mul<T, ff::fp_t>(NAME, cast(xs, T{}), cast(ys, T{}), iters, reps), ref); \
+    }
+        FP_VARIANT(false, cios, "Fp mul, cios, called")
+        FP_VARIANT(false, even_odd, "Fp mul, even_odd, called")
+        FP_VARIANT(true, sos, "Fp mul, sos, inlined")
+        FP_VARIANT(true, cios, "Fp mul, cios, inlined")
+        FP_VARIANT(true, even_odd, "Fp mul, even_odd, inlined")
+        FP_VARIANT(false, paired, "Fp mul, paired, called")
+        FP_VARIANT(true, paired, "Fp mul, paired, inlined")
+#undef FP_VARIANT
+    }
+    {
+        using fr_sos = cuda::dev_field<ff::fr_t, true, mont_mul::sos>;
+        const auto xs = random_elements<fr_sos>(bench::field_kind::fr, threads, 3);
+        const auto ys = random_elements<fr_sos>(bench::field_kind::fr, threads, 4);
+        auto ref = time_mul<fr_sos, ff::fr_t>("Fr mul, sos, inlined", xs, ys, iters, reps);
+        check_against_cpu(bench::field_kind::fr, "Fr mul sos", xs, ys, ref, iters, 64);
+        auto cast = [](const std::vector<fr_sos>& v, auto tag) {
+            using T = decltype(tag);
+            std::vector<T> r(v.size());
+            std::memcpy(static_cast<void*>(r.data()), v.data(), v.size() * sizeof(T));
+            return r;
+        };
+#define FR_VARIANT(KIND, NAME)                                                                          \
+    {                                                                                                   \
+        using T = cuda::dev_field<ff::fr_t, true, mont_mul::KIND>;                                      \
+        expect_same(NAME, time_mul<T, ff::fr_t>(NAME, cast(xs, T{}), cast(ys, T{}), iters, reps), ref); \
+    }
+        FR_VARIANT(cios, "Fr mul, cios, inlined")
+        FR_VARIANT(even_odd, "Fr mul, even_odd, inlined")
+        FR_VARIANT(paired, "Fr mul, paired, inlined")
+#undef FR_VARIANT
+    }
+    {
+        // 4096 random "points", read through the cache as the MSM's gathers are.
+        using fp_sos = cuda::dev_field<ff::fp_t, false, mont_mul::sos>;
+        const size_t np = 4096;
+        const auto coords = random_elements<fp_sos>(bench::field_kind::fp, 2 * np, 5);
+        auto points = [&](auto tag) {
+            using T = decltype(tag);
+            std::vector<cuda::dev_affine<T>> p(np);
+            std::memcpy(static_cast<void*>(p.data()), coords.data(), np * sizeof p[0]);
+            return p;
+        };
+        const size_t bthreads = threads / 4;
+        const int biters = std::max(1, iters / 4);
+        auto ref = time_bucket<fp_sos>("G1 bucket += affine, sos, called", points(fp_sos{}), bthreads, biters, reps);
+#define BUCKET_VARIANT(KIND, NAME)                                                            \
+    {                                                                                         \
+        using T = cuda::dev_field<ff::fp_t, false, mont_mul::KIND>;                           \
+        expect_same(NAME, time_bucket<T>(NAME, points(T{}), bthreads, biters, reps), ref);    \
+    }
+        BUCKET_VARIANT(cios, "G1 bucket += affine, cios, called")
+        BUCKET_VARIANT(even_odd, "G1 bucket += affine, even_odd, called")
+        BUCKET_VARIANT(paired, "G1 bucket += affine, paired, called")
+#undef BUCKET_VARIANT
+    }
+
+    std::printf("\n| operation | registers | local bytes | blocks/SM | time | rate |\n|---|---:|---:|---:|---:|---:|\n");
+    for (const auto& r : results)
+        std::printf("| %s | %d | %zu | %d | %.2f ms | %.2f G/s |\n", r.what.c_str(), r.regs, r.local_bytes,
+                    r.blocks_per_sm, r.ms, r.rate / 1e9);
+    if (failed) {
+        std::printf("FAILED: a schedule disagreed (see MISMATCH above)\n");
+        return 1;
+    }
+    std::printf("all schedules agree with each other and with the CPU field\n");
+    return 0;
+}
