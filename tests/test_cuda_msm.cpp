@@ -140,7 +140,7 @@ TEST_F(CudaMsm, G1TuningKnobsKeepTheResult) {
     cuda::g1_msm_context gpu;
     gpu.upload_points(pts);
     uint64_t seed = 250;
-    for (unsigned variant : {1u, 2u, 3u, 4u, 5u}) {
+    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
         for (unsigned chunk : {1u, 3u, 64u, 256u}) {
             cuda::msm_options opt;
             opt.accumulate_variant = variant;

@@ -527,7 +527,7 @@ int main(int argc, char** argv) {
                 // Accumulation variants (msm.hpp) x pairs per thread, at 2^24 random and PoRep-like.
                 for (int shape = 0; shape < 2; ++shape) {
                     if (shape == 1) g1.upload_scalars(std::span<const fr_t>(porep.data(), n));
-                    for (unsigned variant : {1u, 2u, 3u, 4u, 5u}) {
+                    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
                         for (unsigned chunk : {32u, 64u, 128u}) {
                             cuda::msm_options opt;
                             opt.accumulate_variant = variant;

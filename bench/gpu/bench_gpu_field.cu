@@ -271,14 +271,15 @@ int main(int argc, char** argv) {
         const size_t bthreads = threads / 4;
         const int biters = std::max(1, iters / 4);
         auto ref = time_bucket<fp_sos>("G1 bucket += affine, sos, called", points(fp_sos{}), bthreads, biters, reps);
-#define BUCKET_VARIANT(KIND, NAME)                                                            \
+#define BUCKET_VARIANT(INLINE, KIND, NAME)                                                    \
     {                                                                                         \
-        using T = cuda::dev_field<ff::fp_t, false, mont_mul::KIND>;                           \
+        using T = cuda::dev_field<ff::fp_t, INLINE, mont_mul::KIND>;                          \
         expect_same(NAME, time_bucket<T>(NAME, points(T{}), bthreads, biters, reps), ref);    \
     }
-        BUCKET_VARIANT(cios, "G1 bucket += affine, cios, called")
-        BUCKET_VARIANT(even_odd, "G1 bucket += affine, even_odd, called")
-        BUCKET_VARIANT(paired, "G1 bucket += affine, paired, called")
+        BUCKET_VARIANT(false, cios, "G1 bucket += affine, cios, called")
+        BUCKET_VARIANT(false, even_odd, "G1 bucket += affine, even_odd, called")
+        BUCKET_VARIANT(false, paired, "G1 bucket += affine, paired, called")
+        BUCKET_VARIANT(true, paired, "G1 bucket += affine, paired, inlined")
 #undef BUCKET_VARIANT
     }
 

@@ -5,10 +5,13 @@
 // fp_t/fr_t arrays are copied to and from the device without conversion. The modulus and -p^-1 are
 // taken from the host field type at compile time; nothing is typed twice.
 //
-// Multiplication is separated operand scanning: the 2N-word product (2N^2 mad) then a word-by-word
-// Montgomery reduction (2N^2 mad + N mul); squaring computes the N(N-1)/2 cross products once,
-// doubles them and adds the diagonal (~N^2 + 4N instead of 2N^2). Fp: 576 + 12 mad per multiplication,
-// ~444 per squaring; Fr: 256 + 8 per multiplication.
+// Multiplication is Montgomery's, in one of several schedules (mont_mul below). The default, paired, makes
+// every carry chain alternate the low and high words of its products so that ptxas turns each pair into
+// one 64-bit multiply-add with carry in and out (IMAD.WIDE.U32.X): on an H200 it multiplies in Fp 1.54x and
+// in Fr 1.36x as fast as separated operand scanning (sos: 2N-word product, then reduction), whose separate
+// low and high chains cost an IMAD plus a carry-propagating IADD3.X per word (cuzk_bench_gpu_field and
+// BENCHMARKS.md). The sos squaring (cross products once) is kept for the sos schedule; under paired a
+// square is a multiplication.
 // Carry chains are one PTX instruction per asm statement, in program order (asm volatile keeps the
 // order, and nothing between them touches the carry flag), as sppark does.
 #pragma once
@@ -525,13 +528,17 @@ CUZK_UNROLL
     }
 };
 
-// The schedule the backend's kernels use. CUZK_DEVICE_MUL (a mont_mul name, e.g. -DCUZK_DEVICE_MUL=sos in
+// The schedule the backend's kernels use: paired, the fastest measured (see the top of this file).
+// CUZK_DEVICE_MUL (a mont_mul name, e.g. -DCUZK_DEVICE_MUL=sos in
 // CMAKE_CUDA_FLAGS) overrides it for a whole build, so whole MSMs and NTTs can be timed under another one.
 #ifndef CUZK_DEVICE_MUL
-#define CUZK_DEVICE_MUL sos
+#define CUZK_DEVICE_MUL paired
 #endif
 using dev_fp = dev_field<ff::fp_t, false, mont_mul::CUZK_DEVICE_MUL>;
 using dev_fr = dev_field<ff::fr_t, true, mont_mul::CUZK_DEVICE_MUL>;
+// dev_fp with its multiplications inlined (same layout): for the MSM's accumulation kernel, where the bucket
+// step then fits in 140 registers without the calls' argument moves (cuzk_bench_gpu_field).
+using dev_fp_inlined = dev_field<ff::fp_t, true, mont_mul::CUZK_DEVICE_MUL>;
 
 // Fp2 = Fp[u] / (u^2 + 1), the same layout as ff::fp2_t (c0 then c1).
 struct alignas(16) dev_fp2 {

@@ -37,11 +37,12 @@ constexpr uint32_t NEG_FLAG = 0x80000000u;  // in a sorted value: the point ente
 constexpr uint32_t NO_BUCKET = 0xffffffffu;
 constexpr unsigned MAX_SEGMENT = 64;       // buckets per reduction thread, at most
 constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction is latency-bound below this
-// Defaults unless msm_options says otherwise (see accumulate_kernel). G1: prefetching, 128 pairs per thread,
-// the fastest of the sweep on an H200 (2^24 random: 175 ms against 188 for the plain kernel with 64; the
-// register caps lost more to spills than the extra warps won; BENCHMARKS.md). G2 (255 registers with
-// spills already) has the plain kernel only, with 64 pairs per thread, as measured before.
-constexpr unsigned G1_ACCUMULATE_VARIANT = 2, G1_CHUNK = 128;
+// Defaults unless msm_options says otherwise (see accumulate_kernel). G1: prefetching with the field
+// multiplications inlined, 128 pairs per thread, the fastest of the sweep on an H200 (2^24 random with the
+// paired multiplication: 113.7 ms against 116.8 with calls and 119.8 for the plain kernel; the register
+// caps lost more to spills than the extra warps won; BENCHMARKS.md). G2 (255 registers with spills already)
+// has the plain kernel only, with 64 pairs per thread, as measured before.
+constexpr unsigned G1_ACCUMULATE_VARIANT = 7, G1_CHUNK = 128;
 constexpr unsigned G2_ACCUMULATE_VARIANT = 1, G2_CHUNK = 64;
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
 
@@ -154,12 +155,19 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
 // (192 for G2) overlaps the arithmetic instead of stalling the thread.
 constexpr unsigned ACC_THREADS = 128;
 
-template <class F, int MIN_BLOCKS, bool PREFETCH>
+// A third (AF): the field type the kernel computes with, of the same layout as F's (dev_fp_inlined for
+// dev_fp: the multiplications inlined rather than called).
+template <class F, int MIN_BLOCKS, bool PREFETCH, class AF = F>
 __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
-    accumulate_kernel(const dev_affine<F>* __restrict__ points, const uint32_t* __restrict__ keys,
+    accumulate_kernel(const dev_affine<F>* __restrict__ stored_points, const uint32_t* __restrict__ keys,
                       const uint32_t* __restrict__ vals, size_t total, unsigned chunk, unsigned c,
-                      dev_xyzz<F>* buckets, dev_xyzz<F>* head, uint8_t* head_state, dev_xyzz<F>* tail,
-                      uint32_t* tail_bucket) {
+                      dev_xyzz<F>* stored_buckets, dev_xyzz<F>* stored_head, uint8_t* head_state,
+                      dev_xyzz<F>* stored_tail, uint32_t* tail_bucket) {
+    static_assert(sizeof(AF) == sizeof(F) && alignof(AF) == alignof(F));
+    const auto* points = reinterpret_cast<const dev_affine<AF>*>(stored_points);
+    auto* buckets = reinterpret_cast<dev_xyzz<AF>*>(stored_buckets);
+    auto* head = reinterpret_cast<dev_xyzz<AF>*>(stored_head);
+    auto* tail = reinterpret_cast<dev_xyzz<AF>*>(stored_tail);
     size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     size_t s = k * chunk;
     if (s >= total) return;
@@ -172,7 +180,7 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
     tail_bucket[k] = NO_BUCKET;
     uint32_t cur = keys[s];
     bool starts_here = s == 0 || keys[s - 1] != cur;
-    dev_xyzz<F> acc = dev_xyzz<F>::identity();
+    dev_xyzz<AF> acc = dev_xyzz<AF>::identity();
     auto flush = [&](bool ends_here) {
         if ((cur & local_mask) == B) return;  // zero digits
         if (!starts_here) {
@@ -187,7 +195,7 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
     };
     // The next pair (PREFETCH): a zero digit's value is still a valid point index, so its load is harmless.
     uint32_t next_key = 0, next_val = 0;
-    dev_affine<F> next_point;
+    dev_affine<AF> next_point;
     if constexpr (PREFETCH) {
         next_key = keys[s];
         next_val = vals[s];
@@ -195,7 +203,7 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
     }
     for (size_t i = s; i < e; ++i) {
         uint32_t key, v;
-        dev_affine<F> p;
+        dev_affine<AF> p;
         if constexpr (PREFETCH) {
             key = next_key;
             v = next_val;
@@ -210,7 +218,7 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
         }
         if (key != cur) {
             flush(true);
-            acc = dev_xyzz<F>::identity();
+            acc = dev_xyzz<AF>::identity();
             cur = key;
             starts_here = true;
         }
@@ -402,9 +410,9 @@ struct msm_context<F>::impl {
         return src;
     }
 
-    template <int MIN_BLOCKS, bool PREFETCH>
+    template <int MIN_BLOCKS, bool PREFETCH, class AF = DF>
     void launch_accumulate_as(size_t chunks, const point_t* pts, size_t total, unsigned chunk, unsigned c) {
-        accumulate_kernel<DF, MIN_BLOCKS, PREFETCH><<<grid_for(chunks, ACC_THREADS), ACC_THREADS, 0, stream>>>(
+        accumulate_kernel<DF, MIN_BLOCKS, PREFETCH, AF><<<grid_for(chunks, ACC_THREADS), ACC_THREADS, 0, stream>>>(
             pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(), head_state.get(),
             tail.get(), tail_bucket.get());
     }
@@ -418,6 +426,9 @@ struct msm_context<F>::impl {
                 case 3: return launch_accumulate_as<3, true>(chunks, pts, total, chunk, c);
                 case 4: return launch_accumulate_as<4, true>(chunks, pts, total, chunk, c);
                 case 5: return launch_accumulate_as<4, false>(chunks, pts, total, chunk, c);
+                case 6: return launch_accumulate_as<1, false, dev_fp_inlined>(chunks, pts, total, chunk, c);
+                case 7: return launch_accumulate_as<1, true, dev_fp_inlined>(chunks, pts, total, chunk, c);
+                case 8: return launch_accumulate_as<3, true, dev_fp_inlined>(chunks, pts, total, chunk, c);
                 default: break;
             }
         } else {

@@ -31,8 +31,9 @@ struct msm_options {
     bool timing = false;       // fill the phase times of msm_report (CUDA events)
     // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, and (G1 only) the
     // accumulation kernel's variant: 1 plain, 2 prefetching the next point, 3 and 4 prefetching with the
-    // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch; G1
-    // defaults to 2 with 128 pairs per thread; G2 has 1 only, with 64 (msm.cu says why).
+    // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch, 6 to 8
+    // as 1, 2 and 3 with the field multiplications inlined instead of called; G1
+    // defaults to 7 with 128 pairs per thread; G2 has 1 only, with 64 (msm.cu says why).
     unsigned chunk = 0;
     unsigned accumulate_variant = 0;
 };
