@@ -11,6 +11,7 @@
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/host_pin.hpp"
+#include "gpud/cuda/pinned_pool.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
 
@@ -46,6 +47,7 @@ struct cuda_backend::resident_params {
 struct cuda_backend::pin_counters {
     std::atomic<uint64_t> pinned_ranges{0}, pinned_bytes{0}, pageable_ranges{0}, pageable_bytes{0};
     std::atomic<uint64_t> refused_ranges{0}, unpin_failures{0}, pinned_now_bytes{0};
+    std::atomic<uint64_t> pooled_ranges{0}, pooled_bytes{0};
     std::atomic<uint64_t> pin_ns{0}, unpin_ns{0};
     std::atomic<bool> warned_refusal{false}, announced{false};
 };
@@ -64,7 +66,15 @@ struct cuda_work final : partition_work {
     static constexpr const char* range_names[ranges] = {"row a", "row b", "row c", "aux (L scalars)", "A scalars",
                                                          "B scalars"};
 
+    explicit cuda_work(std::shared_ptr<cuda::pinned_pool> pool)
+        : scalar_pool(std::move(pool)),
+          prepared(scalar_pool ? static_cast<std::pmr::memory_resource*>(scalar_pool.get())
+                               : std::pmr::get_default_resource()) {}
+
     const groth16::parameters* params = nullptr;
+    // Where the A and B scalar vectors live (page-locked buffers reused across partitions), or null; declared
+    // before |prepared| so it outlives the vectors it holds.
+    std::shared_ptr<cuda::pinned_pool> scalar_pool;
     // Without rows (prepare_partition_without_rows): the kernels copy rows a, b, c from the witness, where
     // they are (the ring slot in gpud), padded with zeros on the device.
     groth16::prepared_partition prepared;
@@ -101,7 +111,7 @@ struct cuda_work final : partition_work {
         }
     }
     // The vector behind a range, or null for the witness's rows and aux (not ours to free).
-    std::vector<ff::fr_t>* owned(int i) {
+    std::pmr::vector<ff::fr_t>* owned(int i) {
         switch (i) {
             case a_scalars: return &prepared.a_scalars;
             case b_scalars: return &prepared.b_scalars;
@@ -139,9 +149,9 @@ struct cuda_work final : partition_work {
             auto* v = owned(i);
             if (!v) continue;
             if (leak[i])
-                (void)new std::vector<ff::fr_t>(std::move(*v));  // deliberately never deleted (see above)
+                (void)new std::pmr::vector<ff::fr_t>(std::move(*v));  // deliberately never deleted (see above)
             else
-                std::vector<ff::fr_t>().swap(*v);
+                std::pmr::vector<ff::fr_t>(v->get_allocator()).swap(*v);  // back to the pool, if pooled
         }
     }
 };
@@ -163,7 +173,7 @@ ec::jacobian_t<F> msm(cuda::msm_context<F>& ctx, const cuda_backend::resident_pa
 
 }  // namespace
 
-cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes)
+cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes)
     : gpu_(gpu), b_g2_on_gpu_(b_g2_on_gpu), pin_min_bytes_(pin_min_bytes), pins_(std::make_shared<pin_counters>()) {
     std::string why;
     const int n = cuda::device_count(&why);
@@ -171,10 +181,15 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes)
         throw cuda::cuda_error(fmt::format("[gpud] CUDA backend: GPU {} is not usable ({} device(s){}{})", gpu, n,
                                            why.empty() ? "" : ": ", why));
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
-    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; host ranges of {} pinned for copies", gpu,
+    if (pin_min_bytes != SIZE_MAX)
+        scalar_pool_ = std::make_shared<cuda::pinned_pool>(gpu, pin_min_bytes, scalar_cache_bytes);
+    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; host ranges of {} pinned for copies{}", gpu,
                  cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
                  pin_min_bytes == SIZE_MAX ? std::string("no size")
-                                           : fmt::format("{} bytes and more", pin_min_bytes));
+                                           : fmt::format("{} bytes and more", pin_min_bytes),
+                 scalar_pool_ ? fmt::format(", A/B scalars in reused page-locked buffers (up to {:.1f} GiB cached)",
+                                            double(scalar_cache_bytes) / double(1ull << 30))
+                              : std::string());
 }
 
 cuda_backend::~cuda_backend() = default;
@@ -220,6 +235,15 @@ cuda_backend::pin_stats cuda_backend::host_pin_stats() const {
     st.refused_ranges = c.refused_ranges;
     st.unpin_failures = c.unpin_failures;
     st.pinned_now_bytes = c.pinned_now_bytes;
+    st.pooled_ranges = c.pooled_ranges;
+    st.pooled_bytes = c.pooled_bytes;
+    if (scalar_pool_) {
+        const auto ps = scalar_pool_->snapshot();
+        st.pool_locked_new = ps.locked_new;
+        st.pool_reused = ps.reused;
+        st.pool_refused = ps.refused;
+        st.pool_locked_bytes = ps.locked_bytes;
+    }
     st.pin_seconds = double(c.pin_ns) * 1e-9;
     st.unpin_seconds = double(c.unpin_ns) * 1e-9;
     return st;
@@ -264,10 +288,10 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
 
 std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_view& w,
                                                       const groth16::parameters& params) {
-    auto work = std::make_unique<cuda_work>();
+    auto work = std::make_unique<cuda_work>(scalar_pool_);
     work->params = &params;
     work->counters = pins_;
-    work->prepared = groth16::prepare_partition_without_rows(w, params);
+    groth16::prepare_partition_without_rows(w, params, work->prepared);
     work->rows[0] = w.a;
     work->rows[1] = w.b;
     work->rows[2] = w.c;
@@ -312,6 +336,11 @@ void cuda_backend::pin_host_ranges(partition_work& work) {
         const uint64_t bytes = r.size_bytes();
         if (bytes == 0) continue;
         if (region_ && region_->contains(r.data(), bytes)) continue;  // locked once already
+        if (scalar_pool_ && scalar_pool_->contains(r.data(), bytes)) {  // a reused page-locked buffer
+            ++c.pooled_ranges;
+            c.pooled_bytes += bytes;
+            continue;
+        }
         if (bytes < pin_min_bytes_) {
             ++c.pageable_ranges;
             c.pageable_bytes += bytes;

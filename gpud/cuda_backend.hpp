@@ -30,6 +30,7 @@
 
 namespace cuzk::cuda {
 class host_pin;
+class pinned_pool;
 class ntt_context;
 template <class F>
 class msm_context;
@@ -46,8 +47,14 @@ public:
     // with a neighbour's (smaller heap blocks may share a page, and registrations may not overlap).
     static constexpr size_t default_pin_min_bytes = size_t(32) << 20;
 
-    // Throws cuda::cuda_error when |gpu| is not a usable device.
-    explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes);
+    // Free page-locked A/B scalar buffers kept for reuse (cuda::pinned_pool): with two workers a 32 GiB PoRep
+    // partition holds ~5.6 GB of them per partition in flight; the cache keeps what the next ones reuse.
+    static constexpr size_t default_scalar_cache_bytes = size_t(16) << 30;
+
+    // Throws cuda::cuda_error when |gpu| is not a usable device. The A and B scalar vectors of |pin_min_bytes|
+    // and more are built in page-locked buffers reused from partition to partition (none when SIZE_MAX).
+    explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes,
+                          size_t scalar_cache_bytes = default_scalar_cache_bytes);
     ~cuda_backend() override;
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
@@ -72,6 +79,9 @@ public:
         uint64_t refused_ranges = 0;                       // of those, refused by the driver
         uint64_t unpin_failures = 0;                       // cudaHostUnregister failed (logged)
         uint64_t pinned_now_bytes = 0;                     // pinned by works not yet finished or destroyed
+        uint64_t pooled_ranges = 0, pooled_bytes = 0;      // A/B scalars already in reused page-locked buffers
+        uint64_t pool_locked_new = 0, pool_reused = 0;     // the pool's buffers obtained / requests reusing one
+        uint64_t pool_refused = 0, pool_locked_bytes = 0;  // requests the driver refused; page-locked bytes held
         double pin_seconds = 0, unpin_seconds = 0;         // CPU time of registering and unregistering
     };
     pin_stats host_pin_stats() const;
@@ -88,6 +98,7 @@ private:
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
     std::unique_ptr<cuda::host_pin> region_;  // register_host_region's, or null
+    std::shared_ptr<cuda::pinned_pool> scalar_pool_;  // shared with the works (whose vectors it holds), or null
     mutable std::mutex mu_;  // kernels of one partition at a time (the CUDA lock already orders workers)
     std::unique_ptr<cuda::ntt_context> ntt_;
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;

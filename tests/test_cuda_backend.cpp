@@ -95,7 +95,9 @@ std::string stats_text(const gpud::cuda_backend::pin_stats& s) {
     return "pinned " + std::to_string(s.pinned_ranges) + " ranges / " + std::to_string(s.pinned_bytes) +
            " bytes, pageable " + std::to_string(s.pageable_ranges) + " / " + std::to_string(s.pageable_bytes) +
            ", refused " + std::to_string(s.refused_ranges) + ", unpin failures " + std::to_string(s.unpin_failures) +
-           ", pinned now " + std::to_string(s.pinned_now_bytes);
+           ", pinned now " + std::to_string(s.pinned_now_bytes) + ", pooled " + std::to_string(s.pooled_ranges) +
+           " / " + std::to_string(s.pooled_bytes) + ", pool buffers locked " + std::to_string(s.pool_locked_new) +
+           " reused " + std::to_string(s.pool_reused) + " refused " + std::to_string(s.pool_refused);
 }
 
 // What the runtime says |p| is: cudaMemoryTypeHost when registered, cudaMemoryTypeUnregistered for pageable.
@@ -107,7 +109,8 @@ cudaMemoryType memory_type(const void* p) {
 
 // A witness laid out back to back inside a region registered once (as gpud registers its ring): proved
 // without a registration per partition for the rows and aux, equal to the CPU backend's proof; the region
-// stays registered across partitions.
+// stays registered across partitions. The A and B scalars go to page-locked buffers of the backend's pool,
+// obtained for the first partition and reused by the second: no page-locking call at all in the second.
 TEST(CudaBackend, WitnessInARegionRegisteredOnceNeedsNoPinPerPartition) {
     SKIP_WITHOUT_GPU();
     gpud::cuda_backend be(0, true, 0);
@@ -141,11 +144,13 @@ TEST(CudaBackend, WitnessInARegionRegisteredOnceNeedsNoPinPerPartition) {
                   proof_to_bytes(prove_with(cpu, w, k.setup.params, seed)));
         const auto after = be.host_pin_stats();
         // Only the A and B scalars (vectors of the work) were considered for pinning in this partition: the
-        // rows and aux, inside the region, were not.
+        // rows and aux, inside the region, were not; the scalars were in the pool's page-locked buffers.
         const size_t scalars = ni + w.a_aux_density.count() + w.b_input_density.count() + w.b_aux_density.count();
-        EXPECT_EQ((after.pinned_bytes - before.pinned_bytes) + (after.pageable_bytes - before.pageable_bytes),
-                  scalars * sizeof(ff::fr_t))
-            << stats_text(after);
+        EXPECT_EQ(after.pooled_bytes - before.pooled_bytes, scalars * sizeof(ff::fr_t)) << stats_text(after);
+        EXPECT_EQ(after.pinned_ranges, before.pinned_ranges) << stats_text(after);
+        EXPECT_EQ(after.pageable_ranges, before.pageable_ranges) << stats_text(after);
+        EXPECT_EQ(after.pool_refused, 0u) << stats_text(after);
+        if (seed == 6) EXPECT_EQ(after.pool_locked_new, before.pool_locked_new) << "buffers reused: " << stats_text(after);
         EXPECT_EQ(after.pinned_now_bytes, 0u) << stats_text(after);
         EXPECT_EQ(memory_type(w.a.data()), cudaMemoryTypeHost) << "the region stays registered";
     }

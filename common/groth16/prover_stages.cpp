@@ -27,7 +27,7 @@ void expect_size(const char* what, size_t have, size_t need, const char* why) {
 }
 
 // Appends x[i] for every i whose density bit is set.
-void append_dense(std::vector<ff::fr_t>& out, std::span<const ff::fr_t> x, const density_view& density) {
+void append_dense(std::pmr::vector<ff::fr_t>& out, std::span<const ff::fr_t> x, const density_view& density) {
     for (size_t i = 0; i < x.size(); ++i)
         if (density.test(i)) out.push_back(x[i]);
 }
@@ -60,13 +60,12 @@ prepared_partition prepare_partition(const witness_view& w, const parameters& pa
 
 namespace {
 
-// Size checks, log_m, aux and the A/B scalars: everything of prepare_partition but the rows.
-prepared_partition prepare_without_rows(size_t rows, const witness_view& w, const parameters& params) {
+// Size checks, log_m, aux and the A/B scalars: everything of prepare_partition but the rows, into |p|.
+void prepare_without_rows(size_t rows, const witness_view& w, const parameters& params, prepared_partition& p) {
     const size_t n_in = w.inputs.size(), n_aux = w.aux.size();
     if (w.a_aux_density.bits != n_aux || w.b_aux_density.bits != n_aux || w.b_input_density.bits != n_in)
         throw std::invalid_argument(fmt::format("witness densities disagree with {} inputs and {} aux variables", n_in,
                                                 n_aux));
-    prepared_partition p;
     while ((size_t(1) << p.log_m) < rows) ++p.log_m;
     const size_t m = size_t(1) << p.log_m;
 
@@ -81,14 +80,14 @@ prepared_partition prepare_without_rows(size_t rows, const witness_view& w, cons
     expect_size("b_g2", params.b_g2.size(), b_in + b_aux, "inputs and aux variables used in B");
 
     p.aux = w.aux;
-    // Scalars in the order of the filtered queries.
-    p.a_scalars.assign(w.inputs.begin(), w.inputs.end());
+    // Scalars in the order of the filtered queries; each vector's one allocation made at its final size (a
+    // pooled resource then reuses the same buffer every partition).
     p.a_scalars.reserve(n_in + a_aux);
+    p.a_scalars.assign(w.inputs.begin(), w.inputs.end());
     append_dense(p.a_scalars, w.aux, w.a_aux_density);
     p.b_scalars.reserve(b_in + b_aux);
     append_dense(p.b_scalars, w.inputs, w.b_input_density);
     append_dense(p.b_scalars, w.aux, w.b_aux_density);
-    return p;
 }
 
 }  // namespace
@@ -99,7 +98,8 @@ prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::
     const size_t rows = a.size();
     if (b.size() != rows || c.size() != rows)
         throw std::invalid_argument(fmt::format("witness rows disagree: a {}, b {}, c {}", rows, b.size(), c.size()));
-    prepared_partition p = prepare_without_rows(rows, w, params);
+    prepared_partition p;
+    prepare_without_rows(rows, w, params, p);
     const size_t m = size_t(1) << p.log_m;
     p.h = std::move(a);
     p.b = std::move(b);
@@ -113,14 +113,20 @@ prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::
 
 prepared_partition prepare_partition_without_rows(const witness_view& w, const parameters& params,
                                                   prove_timings* timings) {
+    prepared_partition p;
+    prepare_partition_without_rows(w, params, p, timings);
+    return p;
+}
+
+void prepare_partition_without_rows(const witness_view& w, const parameters& params, prepared_partition& p,
+                                    prove_timings* timings) {
     const auto t0 = clock_type::now();
     const size_t rows = w.a.size();
     if (w.b.size() != rows || w.c.size() != rows)
         throw std::invalid_argument(
             fmt::format("witness rows disagree: a {}, b {}, c {}", rows, w.b.size(), w.c.size()));
-    prepared_partition p = prepare_without_rows(rows, w, params);
+    prepare_without_rows(rows, w, params, p);
     if (timings) timings->assemble_s += seconds_since(t0);
-    return p;
 }
 
 kernel_results run_kernels(prepared_partition& p, const parameters& params, prove_timings* timings) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <vector>
 
@@ -43,10 +44,17 @@ struct witness_view {
 witness_view view_of(const proving_assignment& pa);
 
 struct prepared_partition {
+    // |scalars| provides the memory of a_scalars and b_scalars (gpud's CUDA backend: page-locked buffers
+    // reused across partitions, gpud/cuda/pinned_pool.hpp). Moving a prepared_partition keeps it; move
+    // *assignment* between different resources would copy the scalars, so fill one in place
+    // (prepare_partition_without_rows below) rather than assigning a returned one.
+    explicit prepared_partition(std::pmr::memory_resource* scalars = std::pmr::get_default_resource())
+        : a_scalars(scalars), b_scalars(scalars) {}
+
     unsigned log_m = 0;
     std::vector<ff::fr_t> h, b, c;  // the rows padded to m = 2^log_m; h starts as a and becomes H's coefficients
     std::span<const ff::fr_t> aux;  // borrowed from the witness: it must outlive finish_proof
-    std::vector<ff::fr_t> a_scalars, b_scalars;  // in the order of the density-filtered a and b_g1/b_g2 points
+    std::pmr::vector<ff::fr_t> a_scalars, b_scalars;  // in the order of the density-filtered a and b_g1/b_g2 points
 };
 
 struct kernel_results {
@@ -65,6 +73,9 @@ prepared_partition prepare_partition(std::vector<ff::fr_t>&& a, std::vector<ff::
 // three fresh row vectors per partition.
 prepared_partition prepare_partition_without_rows(const witness_view& w, const parameters& params,
                                                   prove_timings* timings = nullptr);
+// The same into |out|, whose scalar vectors keep their memory resource; |out| must be freshly constructed.
+void prepare_partition_without_rows(const witness_view& w, const parameters& params, prepared_partition& out,
+                                    prove_timings* timings = nullptr);
 
 // Consumes |p.h|, |p.b|, |p.c| (released on return).
 kernel_results run_kernels(prepared_partition& p, const parameters& params, prove_timings* timings = nullptr);
