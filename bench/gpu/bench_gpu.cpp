@@ -8,7 +8,8 @@
 // addition each) into up to 2^26 distinct points (msm.hpp, generate_points). A 2^20 G1 result
 // is checked against the CPU MSM on the same points and scalars before timing.
 //
-//   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5] [--ntt-only]
+//   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5] [--ntt-only] [--sweep-log L]
+//   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
@@ -515,15 +516,24 @@ int main(int argc, char** argv) {
                            note);
                 }
             }
-            if (max_log_msm >= 24) {
-                size_t n = size_t(1) << 24;
+            // Window sweep at 2^24, and at --sweep-log L as well when given (at most --max-log-msm).
+            std::vector<int> sweep_logs{24};
+            const int sweep_log = arg_int(argc, argv, "--sweep-log", 24);
+            if (sweep_log != 24 && sweep_log >= 20) sweep_logs.push_back(sweep_log);
+            for (int log_n : sweep_logs) {
+                if (log_n > max_log_msm) continue;
+                size_t n = size_t(1) << log_n;
                 g1.upload_scalars(std::span<const fr_t>(rnd.data(), n));
                 for (unsigned c : {16u, 18u, 20u, 21u, 22u}) {
                     cuda::msm_options opt;
                     opt.window_bits = c;
                     double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
-                    record("G1 MSM 2^24 random, c=" + std::to_string(c), ms, "window sweep");
+                    record("G1 MSM 2^" + std::to_string(log_n) + " random, c=" + std::to_string(c), ms, "window sweep");
                 }
+            }
+            if (max_log_msm >= 24) {
+                size_t n = size_t(1) << 24;
+                g1.upload_scalars(std::span<const fr_t>(rnd.data(), n));
                 // Accumulation variants (msm.hpp) x pairs per thread, at 2^24 random and PoRep-like.
                 for (int shape = 0; shape < 2; ++shape) {
                     if (shape == 1) g1.upload_scalars(std::span<const fr_t>(porep.data(), n));
