@@ -194,6 +194,27 @@ void check_against_cpu(bench::field_kind f, const char* what, const std::vector<
     }
 }
 
+template <bool Inline, mont_mul Kind>
+using fp_as = cuda::dev_field<ff::fp_t, Inline, Kind>;
+template <bool Inline, mont_mul Kind>
+using fr_as = cuda::dev_field<ff::fr_t, Inline, Kind>;
+
+// The same elements as another schedule's type (all schedules share one layout).
+template <class T, class S>
+std::vector<T> same_layout(const std::vector<S>& v) {
+    static_assert(sizeof(T) == sizeof(S));
+    std::vector<T> r(v.size());
+    std::memcpy(static_cast<void*>(r.data()), v.data(), v.size() * sizeof(T));
+    return r;
+}
+
+// Times the chains under schedule T and checks its outputs against the reference schedule's.
+template <class T, class H, class S>
+void time_mul_variant(const char* name, const std::vector<S>& xs, const std::vector<S>& ys,
+                      const std::vector<S>& ref, int iters, int reps) {
+    expect_same(name, time_mul<T, H>(name, same_layout<T>(xs), same_layout<T>(ys), iters, reps), ref);
+}
+
 int arg_int(int argc, char** argv, const char* name, int def) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], name) == 0) return std::atoi(argv[i + 1]);
@@ -215,25 +236,13 @@ int main(int argc, char** argv) {
         const auto ys = random_elements<fp_sos>(bench::field_kind::fp, threads, 2);
         auto ref = time_mul<fp_sos, ff::fp_t>("Fp mul, sos, called", xs, ys, iters, reps);
         check_against_cpu(bench::field_kind::fp, "Fp mul sos", xs, ys, ref, iters, 64);
-        auto cast = [](const std::vector<fp_sos>& v, auto tag) {
-            using T = decltype(tag);
-            std::vector<T> r(v.size());
-            std::memcpy(static_cast<void*>(r.data()), v.data(), v.size() * sizeof(T));
-            return r;
-        };
-#define FP_VARIANT(INLINE, KIND, NAME)                                                                  \
-    {                                                                                                   \
-        using T = cuda::dev_field<ff::fp_t, INLINE, mont_mul::KIND>;                                    \
-        expect_same(NAME, time_mul<T, ff::fp_t>(NAME, cast(xs, T{}), cast(ys, T{}), iters, reps), ref); \
-    }
-        FP_VARIANT(false, cios, "Fp mul, cios, called")
-        FP_VARIANT(false, even_odd, "Fp mul, even_odd, called")
-        FP_VARIANT(true, sos, "Fp mul, sos, inlined")
-        FP_VARIANT(true, cios, "Fp mul, cios, inlined")
-        FP_VARIANT(true, even_odd, "Fp mul, even_odd, inlined")
-        FP_VARIANT(false, paired, "Fp mul, paired, called")
-        FP_VARIANT(true, paired, "Fp mul, paired, inlined")
-#undef FP_VARIANT
+        time_mul_variant<fp_as<false, mont_mul::cios>, ff::fp_t>("Fp mul, cios, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, mont_mul::even_odd>, ff::fp_t>("Fp mul, even_odd, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, mont_mul::sos>, ff::fp_t>("Fp mul, sos, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, mont_mul::cios>, ff::fp_t>("Fp mul, cios, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, mont_mul::even_odd>, ff::fp_t>("Fp mul, even_odd, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, mont_mul::paired>, ff::fp_t>("Fp mul, paired, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, mont_mul::paired>, ff::fp_t>("Fp mul, paired, inlined", xs, ys, ref, iters, reps);
     }
     {
         using fr_sos = cuda::dev_field<ff::fr_t, true, mont_mul::sos>;
@@ -241,21 +250,9 @@ int main(int argc, char** argv) {
         const auto ys = random_elements<fr_sos>(bench::field_kind::fr, threads, 4);
         auto ref = time_mul<fr_sos, ff::fr_t>("Fr mul, sos, inlined", xs, ys, iters, reps);
         check_against_cpu(bench::field_kind::fr, "Fr mul sos", xs, ys, ref, iters, 64);
-        auto cast = [](const std::vector<fr_sos>& v, auto tag) {
-            using T = decltype(tag);
-            std::vector<T> r(v.size());
-            std::memcpy(static_cast<void*>(r.data()), v.data(), v.size() * sizeof(T));
-            return r;
-        };
-#define FR_VARIANT(KIND, NAME)                                                                          \
-    {                                                                                                   \
-        using T = cuda::dev_field<ff::fr_t, true, mont_mul::KIND>;                                      \
-        expect_same(NAME, time_mul<T, ff::fr_t>(NAME, cast(xs, T{}), cast(ys, T{}), iters, reps), ref); \
-    }
-        FR_VARIANT(cios, "Fr mul, cios, inlined")
-        FR_VARIANT(even_odd, "Fr mul, even_odd, inlined")
-        FR_VARIANT(paired, "Fr mul, paired, inlined")
-#undef FR_VARIANT
+        time_mul_variant<fr_as<true, mont_mul::cios>, ff::fr_t>("Fr mul, cios, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, mont_mul::even_odd>, ff::fr_t>("Fr mul, even_odd, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, mont_mul::paired>, ff::fr_t>("Fr mul, paired, inlined", xs, ys, ref, iters, reps);
     }
     {
         // 4096 random "points", read through the cache as the MSM's gathers are.
