@@ -163,6 +163,7 @@ config load_config(const std::filesystem::path& path) {
              r.text("cpus", c.gpud.cpus);
              r.path("params_dir", c.gpud.params_dir);
              r.text("lock_name", c.gpud.lock_name);
+             r.integer("pinned_cache_mib", c.gpud.pinned_cache_mib, 0, std::int64_t{1} << 30);
          }},
     };
     for (auto&& [key, node] : root) {

@@ -52,6 +52,7 @@ struct gpud_section {
     std::string cpus;
     std::filesystem::path params_dir;        // .params/.vk files; empty: <spool_dir>/params
     std::string lock_name;                   // CUDA lock segment; empty: ipc::cuda_lock::segment_name(gpu)
+    std::uint64_t pinned_cache_mib = 16384;  // CUDA backend: free page-locked A/B scalar buffers kept for reuse
 };
 
 struct config {

@@ -63,7 +63,7 @@ public:
         : config_(c),
           ring_(daemon::open_ring(c)),
           lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
-          backend_(make_backend(c.gpud.backend, c.gpud.gpu)),
+          backend_(make_backend(c.gpud.backend, c.gpud.gpu, c.gpud.pinned_cache_mib << 20)),
           params_(c.gpud.params_dir),
           workers_(c.gpud.workers) {}
 

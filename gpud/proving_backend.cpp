@@ -12,16 +12,19 @@
 
 namespace cuzk::gpud {
 
-std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu) {
+std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, std::uint64_t pinned_cache_bytes) {
     if (name == "cpu") return std::make_unique<cpu_backend>();
 #ifdef CUZK_GPUD_HAVE_CUDA
-    if (name == "cuda") return std::make_unique<cuda_backend>(gpu);  // strict: throws cuda_error without the GPU
+    auto make_cuda = [&] {
+        return std::make_unique<cuda_backend>(gpu, true, cuda_backend::default_pin_min_bytes, size_t(pinned_cache_bytes));
+    };
+    if (name == "cuda") return make_cuda();  // strict: throws cuda_error without the GPU
     if (name == "auto") {
         std::string why;
         const int n = cuda::device_count(&why);
         if (gpu >= 0 && gpu < n) {
             spdlog::info("[gpud] backend auto: CUDA GPU {} found ({} device(s)): using the CUDA backend", gpu, n);
-            return std::make_unique<cuda_backend>(gpu);
+            return make_cuda();
         }
         if (n == 0) {
             spdlog::info("[gpud] backend auto: no CUDA device: {}: using the CPU backend",
@@ -36,6 +39,7 @@ std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu) {
                                   name));
 #else
     (void)gpu;
+    (void)pinned_cache_bytes;
     if (name == "auto") {
         spdlog::info("[gpud] backend auto: no CUDA device: this build has no CUDA backend (built without nvcc): "
                      "using the CPU backend");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,6 +43,8 @@ public:
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the
 // CUDA backend when this build has it and cuda::device_count() finds GPU |gpu|, else the CPU backend, with an
 // info line saying which and why. Other names throw input_error naming what this build offers.
-std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu);
+// |pinned_cache_bytes|: the CUDA backend's cache of free page-locked A/B scalar buffers (cuda_backend).
+std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu,
+                                              std::uint64_t pinned_cache_bytes = std::uint64_t(16) << 30);
 
 }  // namespace cuzk::gpud

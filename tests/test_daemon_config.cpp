@@ -44,6 +44,7 @@ TEST(DaemonConfig, TheDocumentedExampleParses) {
     EXPECT_EQ(c.ring.slots, 4u);
     EXPECT_EQ(c.runtime.spool_dir, "/var/lib/cuzk/spool");
     EXPECT_EQ(c.gpud.backend, "auto");
+    EXPECT_EQ(c.gpud.pinned_cache_mib, 16384u);
     EXPECT_FALSE(c.synthd.numa_node.has_value());
 }
 
@@ -65,13 +66,15 @@ TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {
 
 TEST(DaemonConfig, ValuesAreRead) {
     const auto path = std::filesystem::temp_directory_path() / "cuzk-config-values.toml";
-    std::ofstream(path) << "[ring]\nslots = 9\n[synthd]\nnuma_node = 1\ncpus = \"0-3\"\n[assemblerd]\nverify = false\n";
+    std::ofstream(path) << "[ring]\nslots = 9\n[synthd]\nnuma_node = 1\ncpus = \"0-3\"\n[assemblerd]\nverify = false\n"
+                           "[gpud]\npinned_cache_mib = 0\n";
     const auto c = daemon::load_config(path);
     std::filesystem::remove(path);
     EXPECT_EQ(c.ring.slots, 9u);
     EXPECT_EQ(c.synthd.numa_node, 1);
     EXPECT_EQ(c.synthd.cpus, "0-3");
     EXPECT_FALSE(c.assemblerd.verify);
+    EXPECT_EQ(c.gpud.pinned_cache_mib, 0u);
 }
 
 TEST(DaemonConfig, MistakesNameFileLineAndKey) {
@@ -81,6 +84,8 @@ TEST(DaemonConfig, MistakesNameFileLineAndKey) {
     EXPECT_NE(error_of("[ring]\nslots = \"four\"\n").find("[ring] slots must be an integer"), std::string::npos);
     EXPECT_NE(error_of("[ring]\nslots = 0\n").find("1..65536"), std::string::npos);
     EXPECT_NE(error_of("[gpud]\nbackend = \"opencl\"\n").find("backend 'opencl'"), std::string::npos);
+    EXPECT_NE(error_of("[gpud]\npinned_cache_mib = -1\n").find("pinned_cache_mib"), std::string::npos)
+        << error_of("[gpud]\npinned_cache_mib = -1\n");
     EXPECT_NE(error_of("[ring\n").find(":1:"), std::string::npos) << error_of("[ring\n");
     EXPECT_NE(error_of("verify = true\n").find("top-level key 'verify'"), std::string::npos);
 }
