@@ -140,20 +140,73 @@ TEST_F(CudaMsm, G1TuningKnobsKeepTheResult) {
     cuda::g1_msm_context gpu;
     gpu.upload_points(pts);
     uint64_t seed = 250;
-    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
+    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u}) {
         for (unsigned chunk : {1u, 3u, 64u, 256u}) {
             cuda::msm_options opt;
             opt.accumulate_variant = variant;
             opt.chunk = chunk;
             opt.timing = chunk == 64;
+            if (variant == 9 && chunk > 64) {  // batch-affine pairing marks are one 64-bit word per chunk
+                std::vector<fr_t> sc(pts.size(), fr_t::one() + fr_t::one());
+                EXPECT_THROW(gpu.run(sc, nullptr, opt), std::invalid_argument);
+                continue;
+            }
             check(gpu, pts, pts.size(), shape::random, ++seed, opt);
             check(gpu, pts, pts.size(), shape::repeated, ++seed, opt);
         }
     }
     cuda::msm_options bad;
-    bad.accumulate_variant = 9;
+    bad.accumulate_variant = 10;
     std::vector<fr_t> sc(pts.size(), fr_t::one() + fr_t::one());
     EXPECT_THROW(gpu.run(sc, nullptr, bad), std::invalid_argument);
+}
+
+// Batch-affine rounds (accumulation variant 9) pair adjacent points of one bucket; pairs with equal x (P and
+// P, P and -P) and the identity must be left to the XYZZ additions. Every point here has its negation or a
+// copy next to it, every 7th is the identity, and one repeated scalar puts them all in one bucket per
+// window; then the usual shapes, with 1 to 6 rounds (more rounds than a chunk needs leave nothing to pair),
+// in one batch and in many (batches alternate between two streams).
+TEST_F(CudaMsm, G1BatchAffineRoundsMatchCpu) {
+    auto pts = make_points(g1_generator(), 1 << 13, 15);
+    for (size_t i = 1; i < pts.size(); i += 3) {
+        pts[i] = i % 2 ? pts[i - 1] : -pts[i - 1];
+        if (i % 7 == 0) pts[i] = affine_t<ff::fp_t>::identity();
+    }
+    cuda::g1_msm_context gpu;
+    gpu.upload_points(pts);
+    uint64_t seed = 270;
+    for (unsigned rounds : {1u, 2u, 3u, 6u}) {
+        for (unsigned chunk : {2u, 17u, 64u}) {
+            for (size_t batch : {size_t(0), size_t(5000)}) {
+                cuda::msm_options opt;
+                opt.accumulate_variant = 9;
+                opt.affine_rounds = rounds;
+                opt.chunk = chunk;
+                opt.affine_batch_pairs = batch;
+                for (shape s : {shape::repeated, shape::random, shape::porep, shape::edge}) {
+                    check(gpu, pts, pts.size(), s, ++seed, opt);
+                }
+            }
+        }
+    }
+}
+
+TEST_F(CudaMsm, G2BatchAffineRoundsMatchCpu) {
+    auto pts = make_points(g2_generator(), 3000, 22);
+    for (size_t i = 1; i < pts.size(); i += 5) pts[i] = -pts[i - 1];
+    cuda::g2_msm_context gpu;
+    gpu.upload_points(pts);
+    uint64_t seed = 330;
+    cuda::msm_options opt;
+    opt.accumulate_variant = 9;
+    for (shape s : {shape::repeated, shape::random, shape::porep, shape::edge}) check(gpu, pts, pts.size(), s, ++seed, opt);
+    opt.affine_batch_pairs = 3000;
+    for (shape s : {shape::random, shape::edge}) check(gpu, pts, pts.size(), s, ++seed, opt);
+    cuda::msm_options plain;  // the XYZZ kernel, no longer G2's default
+    plain.accumulate_variant = 1;
+    for (shape s : {shape::repeated, shape::random}) check(gpu, pts, pts.size(), s, ++seed, plain);
+    plain.accumulate_variant = 2;
+    EXPECT_THROW(gpu.run(make_scalars(pts.size(), shape::random, 1), nullptr, plain), std::invalid_argument);
 }
 
 TEST_F(CudaMsm, G1ZeroOneOnlyAndAllZero) {

@@ -103,6 +103,7 @@ TEST(DeviceFieldOnHost, InverseAndCanonicalForm) {
     for (const auto& a : operands<ff::fp_t>(rng, 10)) {
         const auto d = to_dev<cuda::dev_fp>(a);
         EXPECT_EQ(to_host<ff::fp_t>(d.inverse()), a.is_zero() ? ff::fp_t::zero() : a.inverse());
+        EXPECT_EQ(to_host<ff::fp_t>(d.inverse_binary()), a.is_zero() ? ff::fp_t::zero() : a.inverse());
         // from_montgomery gives the canonical integer: the host's to_canonical limbs.
         const auto c = a.to_canonical();
         const auto got = to_host<ff::fp_t>(d.from_montgomery());
@@ -113,9 +114,12 @@ TEST(DeviceFieldOnHost, InverseAndCanonicalForm) {
         const auto got = to_host<ff::fr_t>(to_dev<cuda::dev_fr>(a).from_montgomery());
         EXPECT_EQ(std::memcmp(&c, &got, sizeof c), 0);
         EXPECT_EQ(to_dev<cuda::dev_fr>(a).is_one(), a == ff::fr_t::one());
+        EXPECT_EQ(to_host<ff::fr_t>(to_dev<cuda::dev_fr>(a).inverse_binary()), a.is_zero() ? ff::fr_t::zero() : a.inverse());
     }
     for (const auto& a : operands<ff::fp2_t>(rng, 5)) {
         EXPECT_EQ(to_host<ff::fp2_t>(to_dev<cuda::dev_fp2>(a).inverse()), a.is_zero() ? ff::fp2_t::zero() : a.inverse());
+        EXPECT_EQ(to_host<ff::fp2_t>(to_dev<cuda::dev_fp2>(a).inverse_binary()),
+                  a.is_zero() ? ff::fp2_t::zero() : a.inverse());
     }
 }
 

@@ -433,6 +433,37 @@ int main(int argc, char** argv) {
         for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
         return rc;
     }
+    // --one-msm: one G1 MSM shape only, 2^--max-log-msm random scalars (PoRep-like with --porep), --reps times
+    // with msm_options from --accumulate-variant, --affine-rounds, --chunk, --window-bits, --affine-batch-log
+    // (2^L pairs per batch): a short run to put
+    // under a profiler (nsys, ncu).
+    if (has_flag(argc, argv, "--one-msm")) {
+        try {
+            const size_t n = size_t(1) << max_log_msm;
+            cuda::g1_msm_context g1;
+            g1.generate_points(n, seeds_for<ff::fp_t>(n, 1));
+            auto sc = make_scalars(n, has_flag(argc, argv, "--porep"), 7);
+            g1.upload_scalars(sc);
+            cuda::msm_options opt;
+            opt.accumulate_variant = unsigned(arg_int(argc, argv, "--accumulate-variant", 0));
+            opt.affine_rounds = unsigned(arg_int(argc, argv, "--affine-rounds", 0));
+            opt.chunk = unsigned(arg_int(argc, argv, "--chunk", 0));
+            opt.window_bits = unsigned(arg_int(argc, argv, "--window-bits", 0));
+            const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
+            if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
+            const auto want = g1.run_uploaded(n);
+            bool same = true;
+            double ms = median_ms(reps, [&] { same = same && g1.run_uploaded(n, nullptr, opt) == want; });
+            std::printf("G1 MSM 2^%d%s: %.2f ms (variant %u, rounds %u, chunk %u, c %u, batch 2^%d), %s\n",
+                        max_log_msm, has_flag(argc, argv, "--porep") ? " PoRep-like" : "", ms, opt.accumulate_variant,
+                        opt.affine_rounds, opt.chunk, opt.window_bits, batch_log,
+                        same ? "== default variant" : "MISMATCH with the default variant");
+            return same ? 0 : 1;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: %s\n", e.what());
+            return 1;
+        }
+    }
     try {
         std::printf("device: %s\n", cuda::device_description(0).c_str());
         const size_t nmax = size_t(1) << max_log_msm;
@@ -530,6 +561,28 @@ int main(int argc, char** argv) {
                     double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
                     record("G1 MSM 2^" + std::to_string(log_n) + " random, c=" + std::to_string(c), ms, "window sweep");
                 }
+                // Batch-affine accumulation (variant 9): rounds x window width, 64 pairs per chunk; each
+                // result checked against the default variant's.
+                const auto want = g1.run_uploaded(n);
+                for (unsigned rounds : {2u, 3u, 4u, 5u}) {
+                    for (unsigned c : {0u, 18u, 20u, 22u}) {
+                        cuda::msm_options opt;
+                        opt.accumulate_variant = 9;
+                        opt.affine_rounds = rounds;
+                        opt.window_bits = c;
+                        double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
+                        cuda::msm_report rep;
+                        opt.timing = true;
+                        bool same = g1.run_uploaded(n, &rep, opt) == want;
+                        char what[120], note[160];
+                        std::snprintf(what, sizeof what, "G1 MSM 2^%d random, batch-affine %u rounds, c=%u", log_n,
+                                      rounds, rep.window_bits);
+                        std::snprintf(note, sizeof note, "%s; sort %.1f, accumulate %.1f, reduce %.1f ms",
+                                      same ? "== default variant" : "MISMATCH with the default variant", rep.ms_sort,
+                                      rep.ms_accumulate, rep.ms_reduce);
+                        record(what, ms, note);
+                    }
+                }
             }
             if (max_log_msm >= 24) {
                 size_t n = size_t(1) << 24;
@@ -537,8 +590,9 @@ int main(int argc, char** argv) {
                 // Accumulation variants (msm.hpp) x pairs per thread, at 2^24 random and PoRep-like.
                 for (int shape = 0; shape < 2; ++shape) {
                     if (shape == 1) g1.upload_scalars(std::span<const fr_t>(porep.data(), n));
-                    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
+                    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u}) {
                         for (unsigned chunk : {32u, 64u, 128u}) {
+                            if (variant == 9 && chunk > 64) continue;  // at most 64 (msm.hpp)
                             cuda::msm_options opt;
                             opt.accumulate_variant = variant;
                             opt.chunk = chunk;
@@ -578,6 +632,24 @@ int main(int argc, char** argv) {
                 std::snprintf(note, sizeof note, "c=%u; phases ms: sort %.1f, accumulate %.1f, reduce %.1f",
                               rep.window_bits, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce);
                 record("G2 MSM 2^" + std::to_string(L) + " random", ms, note);
+                // The plain XYZZ kernel (variant 1) and batch-affine rounds against the default.
+                for (unsigned rounds : {0u, 2u, 3u, 4u}) {
+                    cuda::msm_options o;
+                    o.accumulate_variant = rounds == 0 ? 1 : 9;
+                    o.affine_rounds = rounds;
+                    const auto want = g2.run_uploaded(n);
+                    bool same = true;
+                    double t = median_ms(L >= 24 ? 3 : reps, [&] { same = same && g2.run_uploaded(n, &rep, o) == want; });
+                    o.timing = true;
+                    g2.run_uploaded(n, &rep, o);
+                    std::snprintf(note, sizeof note, "%s; c=%u; phases ms: sort %.1f, accumulate %.1f, reduce %.1f",
+                                  same ? "== default" : "MISMATCH with the default", rep.window_bits, rep.ms_sort,
+                                  rep.ms_accumulate, rep.ms_reduce);
+                    record("G2 MSM 2^" + std::to_string(L) + " random, " +
+                               (rounds == 0 ? std::string("plain XYZZ (variant 1)")
+                                            : "batch-affine " + std::to_string(rounds) + " rounds"),
+                           t, note);
+                }
             }
             {
                 cuda::g2_msm_context small;

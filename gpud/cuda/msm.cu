@@ -11,7 +11,9 @@
 
 #include "gpud/cuda/curve.cuh"
 #include "gpud/cuda/device_buffer.cuh"
+#include "gpud/cuda/msm_batch_affine.cuh"
 #include "gpud/cuda/msm_combine.hpp"
+#include "gpud/cuda/msm_pairs.cuh"
 
 namespace cuzk::cuda {
 
@@ -33,17 +35,21 @@ static_assert(sizeof(dev_fr) == sizeof(ff::fr_t));
 static_assert(sizeof(dev_xyzz<dev_fp>) == sizeof(ec::xyzz_t<ff::fp_t>));
 static_assert(sizeof(dev_xyzz<dev_fp2>) == sizeof(ec::xyzz_t<ff::fp2_t>));
 
-constexpr uint32_t NEG_FLAG = 0x80000000u;  // in a sorted value: the point enters negated
-constexpr uint32_t NO_BUCKET = 0xffffffffu;
 constexpr unsigned MAX_SEGMENT = 64;       // buckets per reduction thread, at most
 constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction is latency-bound below this
 // Defaults unless msm_options says otherwise (see accumulate_kernel). G1: prefetching with the field
 // multiplications inlined, 128 pairs per thread, the fastest of the sweep on an H200 (2^24 random with the
 // paired multiplication: 113.7 ms against 116.8 with calls and 119.8 for the plain kernel; the register
-// caps lost more to spills than the extra warps won; BENCHMARKS.md). G2 (255 registers with spills already)
-// has the plain kernel only, with 64 pairs per thread, as measured before.
+// caps lost more to spills than the extra warps won; BENCHMARKS.md). G2: the batch-affine rounds (variant 9,
+// msm_batch_affine.cuh), 19 % faster than its plain XYZZ kernel at 2^24 on an H200 (303 against 375 ms),
+// where for G1 they only break even (114 against 113.7 ms: their extra passes over memory cost what the
+// multiplications save; an Fp2 multiplication costs three Fp ones, so G2 saves three times as much per pass).
 constexpr unsigned G1_ACCUMULATE_VARIANT = 7, G1_CHUNK = 128;
-constexpr unsigned G2_ACCUMULATE_VARIANT = 1, G2_CHUNK = 64;
+constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
+// Variant 9: rounds per chunk, and sorted pairs per batch (two batches in flight): 2^25 for G1, 2^24 for
+// G2, ~4 GB of scratch per batch either way.
+constexpr unsigned BATCH_AFFINE_ROUNDS = 3;
+constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 32;
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
 
 // ---- classification: zero / one / other, compacted with one atomic per warp -------------------
@@ -143,10 +149,8 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
     }
 }
 
-// Thread k sums the sorted pairs [k |chunk|, (k+1) |chunk|) run by run. A run that lies wholly in the
-// chunk is its bucket's sum and is written to the bucket; a run that begins here and goes on is the
-// chunk's |tail| (it owns the bucket); a run that began in an earlier chunk is the chunk's |head|
-// (state 1: it ends here, 2: it fills the chunk and goes on). combine_pass_kernel finishes split buckets.
+// Thread k sums the sorted pairs [k |chunk|, (k+1) |chunk|) run by run, with mixed XYZZ additions, into
+// whole buckets, a head and a tail (chunk_results, msm_pairs.cuh); combine_pass_kernel finishes split buckets.
 //
 // Two tuning parameters (msm_options::accumulate_variant): MIN_BLOCKS, the blocks of ACC_THREADS threads
 // the compiler must fit on one SM (3 or 4 cap the registers at 168 or 128 per thread: more warps to hide
@@ -165,34 +169,19 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
                       dev_xyzz<F>* stored_tail, uint32_t* tail_bucket) {
     static_assert(sizeof(AF) == sizeof(F) && alignof(AF) == alignof(F));
     const auto* points = reinterpret_cast<const dev_affine<AF>*>(stored_points);
-    auto* buckets = reinterpret_cast<dev_xyzz<AF>*>(stored_buckets);
-    auto* head = reinterpret_cast<dev_xyzz<AF>*>(stored_head);
-    auto* tail = reinterpret_cast<dev_xyzz<AF>*>(stored_tail);
+    using P = dev_xyzz<AF>;
+    const chunk_results<P> out{reinterpret_cast<P*>(stored_buckets), reinterpret_cast<P*>(stored_head), head_state,
+                               reinterpret_cast<P*>(stored_tail), tail_bucket};
     size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     size_t s = k * chunk;
     if (s >= total) return;
     size_t e = min(total, s + chunk);
-    const uint32_t B = 1u << (c - 1);
-    const uint32_t local_mask = (1u << c) - 1;
-    auto global_bucket = [&](uint32_t key) { return (key >> c) * B + (key & local_mask); };
+    const pair_keys pk(c);
 
-    head_state[k] = 0;
-    tail_bucket[k] = NO_BUCKET;
+    out.clear(k);
     uint32_t cur = keys[s];
     bool starts_here = s == 0 || keys[s - 1] != cur;
-    dev_xyzz<AF> acc = dev_xyzz<AF>::identity();
-    auto flush = [&](bool ends_here) {
-        if ((cur & local_mask) == B) return;  // zero digits
-        if (!starts_here) {
-            head[k] = acc;
-            head_state[k] = ends_here ? 1 : 2;
-        } else if (ends_here) {
-            buckets[global_bucket(cur)] = acc;
-        } else {
-            tail[k] = acc;
-            tail_bucket[k] = global_bucket(cur);
-        }
-    };
+    P acc = P::identity();
     // The next pair (PREFETCH): a zero digit's value is still a valid point index, so its load is harmless.
     uint32_t next_key = 0, next_val = 0;
     dev_affine<AF> next_point;
@@ -217,12 +206,12 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
             key = keys[i];
         }
         if (key != cur) {
-            flush(true);
-            acc = dev_xyzz<AF>::identity();
+            out.write(k, pk, cur, starts_here, true, acc);
+            acc = P::identity();
             cur = key;
             starts_here = true;
         }
-        if ((key & local_mask) == B) continue;
+        if (pk.zero_digit(key)) continue;
         if constexpr (!PREFETCH) {
             v = vals[i];
             p = load_affine(points + (v & ~NEG_FLAG));
@@ -231,7 +220,7 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
         if (v & NEG_FLAG) p.y = -p.y;
         acc.accumulate(p);
     }
-    flush(e == total || keys[e] != cur);
+    out.write(k, pk, cur, starts_here, e == total || keys[e] != cur, acc);
 }
 
 // A bucket split over chunks k0 < ... < k1 has partial sums tail[k0], head[k0+1], ..., head[k1]; they are
@@ -375,7 +364,14 @@ struct msm_context<F>::impl {
     device_buffer<uint8_t> sort_temp, head_state;
     device_buffer<bucket_t> buckets, head, tail, partial, partial2;
     device_buffer<uint32_t> tail_bucket, head_first, head_last, tail_last;
+    // Batch-affine rounds' scratch (msm_batch_affine.cuh).
+    device_buffer<uint4> ba_points, ba_products;
+    device_buffer<uint32_t> ba_keys, ba_count;
+    device_buffer<uint64_t> ba_paired;
+    device_buffer<DF> ba_totals, ba_inverses;
     cudaEvent_t events[7] = {};
+    cudaStream_t stream2 = nullptr;  // the batch-affine rounds' second stream, made on first use
+    cudaEvent_t fork = nullptr, join = nullptr;
 
     explicit impl(int dev) : device(dev) {
         CUDA_OK(cudaSetDevice(device));
@@ -385,6 +381,9 @@ struct msm_context<F>::impl {
         for (auto e : events) {
             if (e) cudaEventDestroy(e);
         }
+        if (fork) cudaEventDestroy(fork);
+        if (join) cudaEventDestroy(join);
+        if (stream2) cudaStreamDestroy(stream2);
         if (stream) cudaStreamDestroy(stream);
     }
 
@@ -416,11 +415,105 @@ struct msm_context<F>::impl {
             pts, keys_sorted.get(), vals_sorted.get(), total, chunk, c, buckets.get(), head.get(), head_state.get(),
             tail.get(), tail_bucket.get());
     }
-    // msm_options::accumulate_variant; G2 has the default only (each variant is a separate compilation).
-    void launch_accumulate(unsigned variant, size_t chunks, const point_t* pts, size_t total, unsigned chunk,
+    // Variant 9 (msm_batch_affine.cuh): |rounds| batch-affine pair rounds per chunk, then the rest by XYZZ
+    // additions. Chunks go through in batches of at most |batch_pairs| sorted pairs, so the scratch (~124
+    // bytes per pair for G1) stays bounded whatever the MSM's size, and batches alternate between two
+    // streams with a scratch set each: one batch's memory-bound kernels (the gathers of round 0) and
+    // latency-bound ones (the inversions) overlap the other's multiplications. Batches write disjoint
+    // chunks' results, so they need no order among themselves; |stream| waits for both before going on.
+    void accumulate_batch_affine(size_t chunks, const point_t* pts, size_t total, unsigned chunk, unsigned c,
+                                 unsigned rounds, size_t batch_pairs) {
+        namespace ba = batch_affine;
+        using AF = std::conditional_t<std::is_same_v<DF, dev_fp>, dev_fp_inlined, DF>;
+        if (chunk > ba::MAX_CHUNK) {
+            throw std::invalid_argument("GPU MSM: batch-affine accumulation takes at most " +
+                                        std::to_string(ba::MAX_CHUNK) + " pairs per chunk, not " +
+                                        std::to_string(chunk));
+        }
+        constexpr int W = ba::words_of<DF>;
+        const size_t segs = std::min(chunks, std::max<size_t>(1, batch_pairs / chunk));
+        const size_t slots = segs * chunk, pair_slots = segs * std::max(1u, chunk / 2);
+        const int sets = chunks > segs ? 2 : 1;
+        ba_points.reserve(sets * 2 * W * slots);
+        ba_keys.reserve(sets * slots);
+        ba_products.reserve(sets * W * pair_slots);
+        ba_count.reserve(sets * segs);
+        ba_paired.reserve(sets * segs);
+        ba_totals.reserve(sets * segs);
+        ba_inverses.reserve(sets * segs);
+        if (sets == 2 && !stream2) {
+            CUDA_OK(cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking));
+            CUDA_OK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+            CUDA_OK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+        }
+        ba::scratch sc[2];
+        for (int i = 0; i < sets; ++i) {
+            sc[i].chunk = chunk;
+            sc[i].segs = segs;
+            sc[i].slots = slots;
+            sc[i].pair_slots = pair_slots;
+            sc[i].points = ba_points.get() + i * 2 * W * slots;
+            sc[i].keys = ba_keys.get() + i * slots;
+            sc[i].products = ba_products.get() + i * W * pair_slots;
+            sc[i].count = ba_count.get() + i * segs;
+            sc[i].paired = ba_paired.get() + i * segs;
+        }
+        const auto* apts = reinterpret_cast<const dev_affine<AF>*>(pts);
+        using P = dev_xyzz<AF>;
+        const chunk_results<P> out{reinterpret_cast<P*>(buckets.get()), reinterpret_cast<P*>(head.get()),
+                                   head_state.get(), reinterpret_cast<P*>(tail.get()), tail_bucket.get()};
+        const uint32_t *ks = keys_sorted.get(), *vs = vals_sorted.get();
+        if (sets == 2) {
+            CUDA_OK(cudaEventRecord(fork, stream));
+            CUDA_OK(cudaStreamWaitEvent(stream2, fork, 0));
+        }
+        constexpr unsigned T = 128;
+        for (size_t k0 = 0, b = 0; k0 < chunks; k0 += segs, ++b) {
+            const int i = int(b % 2);
+            cudaStream_t st = i == 0 ? stream : stream2;
+            auto* totals = reinterpret_cast<AF*>(ba_totals.get() + i * segs);
+            auto* inverses = reinterpret_cast<AF*>(ba_inverses.get() + i * segs);
+            const size_t nseg = std::min(segs, chunks - k0);
+            const unsigned grid = grid_for(nseg, T);
+            for (unsigned r = 0; r < rounds; ++r) {
+                if (r == 0) {
+                    ba::pair_products_kernel<AF, true><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, totals);
+                } else {
+                    ba::pair_products_kernel<AF, false><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, totals);
+                }
+                CUDA_LAUNCH_OK("pair_products_kernel");
+                ba::invert_totals_kernel<AF><<<grid_for(nseg, T * ba::INVERT_GROUP), T, 0, st>>>(totals, inverses, nseg);
+                CUDA_LAUNCH_OK("invert_totals_kernel");
+                if (r == 0) {
+                    ba::pair_sums_kernel<AF, true><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, inverses);
+                } else {
+                    ba::pair_sums_kernel<AF, false><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, inverses);
+                }
+                CUDA_LAUNCH_OK("pair_sums_kernel");
+            }
+            ba::accumulate_rest_kernel<AF><<<grid, T, 0, st>>>(sc[i], ks, total, k0, nseg, c, out);
+            CUDA_LAUNCH_OK("accumulate_rest_kernel");
+        }
+        if (sets == 2) {
+            CUDA_OK(cudaEventRecord(join, stream2));
+            CUDA_OK(cudaStreamWaitEvent(stream, join, 0));
+        }
+    }
+
+    // msm_options::accumulate_variant; G2 has the plain kernel (1) and 9 (each variant is a separate compilation).
+    static constexpr bool is_g1 = std::is_same_v<DF, dev_fp>;
+    static unsigned variant_of(const msm_options& opt) {
+        return opt.accumulate_variant ? opt.accumulate_variant : is_g1 ? G1_ACCUMULATE_VARIANT : G2_ACCUMULATE_VARIANT;
+    }
+    void launch_accumulate(const msm_options& opt, size_t chunks, const point_t* pts, size_t total, unsigned chunk,
                            unsigned c) {
-        if constexpr (std::is_same_v<DF, dev_fp>) {
-            switch (variant == 0 ? G1_ACCUMULATE_VARIANT : variant) {
+        const unsigned variant = variant_of(opt);
+        // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product.
+        constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF) / 2;
+        const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : BATCH_AFFINE_ROUNDS;
+        const size_t batch = opt.affine_batch_pairs ? opt.affine_batch_pairs : BATCH_AFFINE_BYTES / ba_pair_bytes;
+        if constexpr (is_g1) {
+            switch (variant) {
                 case 1: return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
                 case 2: return launch_accumulate_as<1, true>(chunks, pts, total, chunk, c);
                 case 3: return launch_accumulate_as<3, true>(chunks, pts, total, chunk, c);
@@ -429,12 +522,12 @@ struct msm_context<F>::impl {
                 case 6: return launch_accumulate_as<1, false, dev_fp_inlined>(chunks, pts, total, chunk, c);
                 case 7: return launch_accumulate_as<1, true, dev_fp_inlined>(chunks, pts, total, chunk, c);
                 case 8: return launch_accumulate_as<3, true, dev_fp_inlined>(chunks, pts, total, chunk, c);
+                case 9: return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch);
                 default: break;
             }
         } else {
-            if (variant == 0 || variant == G2_ACCUMULATE_VARIANT) {
-                return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
-            }
+            if (variant == 1) return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
+            if (variant == 9) return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch);
         }
         throw std::invalid_argument("GPU MSM: no accumulation variant " + std::to_string(variant) + " for this group");
     }
@@ -524,13 +617,16 @@ struct msm_context<F>::impl {
             const size_t nbuckets = size_t(windows) * B;
             buckets.reserve(nbuckets);
             CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
-            const unsigned chunk = opt.chunk ? opt.chunk : std::is_same_v<DF, dev_fp> ? G1_CHUNK : G2_CHUNK;
+            const unsigned chunk = opt.chunk                ? opt.chunk
+                                   : variant_of(opt) == 9       ? batch_affine::MAX_CHUNK
+                                   : is_g1                      ? G1_CHUNK
+                                                                : G2_CHUNK;
             const size_t chunks = (total + chunk - 1) / chunk;
             head.reserve(chunks);
             tail.reserve(chunks);
             head_state.reserve(chunks);
             tail_bucket.reserve(chunks);
-            launch_accumulate(opt.accumulate_variant, chunks, pts, total, chunk, c);
+            launch_accumulate(opt, chunks, pts, total, chunk, c);
             CUDA_LAUNCH_OK("accumulate_kernel");
             head_first.reserve(chunks);
             head_last.reserve(chunks);

@@ -32,10 +32,13 @@ struct msm_options {
     // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, and (G1 only) the
     // accumulation kernel's variant: 1 plain, 2 prefetching the next point, 3 and 4 prefetching with the
     // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch, 6 to 8
-    // as 1, 2 and 3 with the field multiplications inlined instead of called; G1
-    // defaults to 7 with 128 pairs per thread; G2 has 1 only, with 64 (msm.cu says why).
+    // as 1, 2 and 3 with the field multiplications inlined instead of called, 9 batch-affine pair rounds
+    // before the XYZZ additions (msm_batch_affine.cuh; at most 64 pairs per thread); G1
+    // defaults to 7 with 128 pairs per thread; G2 has 1 (64 pairs) and 9, its default (msm.cu says why).
     unsigned chunk = 0;
     unsigned accumulate_variant = 0;
+    unsigned affine_rounds = 0;      // variant 9: pair rounds before the XYZZ additions (0: 3)
+    size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch, two in flight (0: ~4 GB of scratch)
 };
 
 // What one run did, for logs and benchmarks.
