@@ -53,32 +53,40 @@ TEST_F(CudaNtt, TransformsMatchCpu) {
     }
 }
 
-// Every width of the strided passes (ntt_context::set_pass_columns) gives the same transforms.
+// Every width of the strided passes (ntt_context::set_pass_columns) and every number of stages per register
+// group (set_register_stages) gives the same transforms.
 TEST_F(CudaNtt, PassColumnWidthsKeepTheResult) {
     uint64_t seed = 900;
     for (unsigned cols : {0u, 1u, 3u, 4u, 5u, 8u}) {
-        cuda::ntt_context gpu;
-        gpu.set_pass_columns(cols);
-        for (unsigned L : {10u, 11u, 14u, 17u, 20u}) {
-            ntt::domain d(L);
-            for (auto kind : {cuda::ntt_kind::forward, cuda::ntt_kind::coset_inverse}) {
-                auto x = random_vector(d.size(), ++seed);
-                auto want = x;
-                if (kind == cuda::ntt_kind::forward) ntt::forward(d, want);
-                else ntt::coset_inverse(d, want);
-                gpu.transform(x, kind);
-                ASSERT_TRUE(x == want) << "columns 2^" << cols << ", log n=" << L << " kind=" << int(kind);
+        for (unsigned stages : {1u, 2u, 3u}) {
+            if (stages != 3 && cols != 1 && cols != 4) continue;
+            cuda::ntt_context gpu;
+            gpu.set_pass_columns(cols);
+            gpu.set_register_stages(stages);
+            for (unsigned L : {1u, 2u, 3u, 5u, 10u, 11u, 14u, 17u, 20u}) {
+                ntt::domain d(L);
+                for (auto kind : {cuda::ntt_kind::forward, cuda::ntt_kind::coset_inverse}) {
+                    auto x = random_vector(d.size(), ++seed);
+                    auto want = x;
+                    if (kind == cuda::ntt_kind::forward) ntt::forward(d, want);
+                    else ntt::coset_inverse(d, want);
+                    gpu.transform(x, kind);
+                    ASSERT_TRUE(x == want) << "columns 2^" << cols << ", stages " << stages << ", log n=" << L
+                                           << " kind=" << int(kind);
+                }
             }
+            auto a = random_vector(size_t(1) << 12, ++seed), b = random_vector(size_t(1) << 12, ++seed),
+                 c = random_vector(size_t(1) << 12, ++seed);
+            auto ga = a;
+            gpu.compute_h(ga, b, c);
+            ntt::compute_h(ntt::domain(12), a, b, c);
+            ASSERT_TRUE(ga == a) << "columns 2^" << cols << ", stages " << stages;
         }
-        auto a = random_vector(size_t(1) << 12, ++seed), b = random_vector(size_t(1) << 12, ++seed),
-             c = random_vector(size_t(1) << 12, ++seed);
-        auto ga = a;
-        gpu.compute_h(ga, b, c);
-        ntt::compute_h(ntt::domain(12), a, b, c);
-        ASSERT_TRUE(ga == a) << "columns 2^" << cols;
     }
     cuda::ntt_context gpu;
     EXPECT_THROW(gpu.set_pass_columns(9), std::invalid_argument);
+    EXPECT_THROW(gpu.set_register_stages(0), std::invalid_argument);
+    EXPECT_THROW(gpu.set_register_stages(4), std::invalid_argument);
 }
 
 TEST_F(CudaNtt, ForwardThenInverseIsIdentityAt2p22) {

@@ -710,6 +710,28 @@ int main(int argc, char** argv) {
                        "pass width sweep");
             }
             ntt.set_pass_columns(1);
+            // Stages per register group (ntt.hpp set_register_stages): radix 2, 4, 8 inside each pass.
+            for (unsigned stages : {1u, 2u, 3u}) {
+                ntt.set_register_stages(stages);
+                for (int L : {24, max_log_ntt}) {
+                    ntt.fill_random(0, unsigned(L), 11);
+                    double f = median_ms(reps, [&] {
+                        ntt.transform_resident(0, unsigned(L), cuda::ntt_kind::forward);
+                        ntt.synchronize();
+                    });
+                    record("NTT 2^" + std::to_string(L) + " forward, " + std::to_string(stages) +
+                               " stages per register group",
+                           f, "radix sweep");
+                }
+                for (int s = 0; s < 3; ++s) ntt.fill_random(s, H, 100 + s);
+                double hr = median_ms(1, [&] {
+                    ntt.compute_h_resident(H);
+                    ntt.synchronize();
+                });
+                record("H pipeline 2^" + std::to_string(H) + ", " + std::to_string(stages) + " stages per register group",
+                       hr, "radix sweep");
+            }
+            ntt.set_register_stages(3);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpud/cuda/device_buffer.cuh"
 #include "gpud/cuda/field.cuh"
@@ -16,6 +17,7 @@ namespace {
 
 constexpr unsigned LOG_TILE = 10;  // 1024 elements (32 KiB) of shared memory per block
 constexpr unsigned DEFAULT_PASS_COLUMNS_LOG = 1;  // see dif_pass_kernel; 2 columns: the fastest on an H200
+constexpr unsigned DEFAULT_REGISTER_STAGES = 3;   // see dif_pass_kernel
 constexpr unsigned POW_RUN = 64;   // consecutive powers per thread when filling tables
 
 dev_fr to_dev(const ff::fr_t& x) {
@@ -87,6 +89,12 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s) 
 // at 2^27); G = 2^c consecutive columns (ntt_context::set_pass_columns) make runs of 32 G contiguous bytes
 // at the price of c fewer stages per pass. (Building each stage's twiddles in shared memory rather than
 // reading table[j] per butterfly was tried and measured 4% slower at 2^27 on an H200: the reads hit cache.)
+//
+// Inside the tile, the stages go in groups of up to RADIX_LOG (ntt_context::set_register_stages): a thread
+// takes the 2^R elements that differ in the group's R bits into registers and runs the R stages there, so
+// shared memory is read, written and synchronised once per group rather than once per stage; a group's
+// butterflies also share twiddles (2^R - 1 distinct ones for R 2^(R-1) butterflies).
+template <int RADIX_LOG>
 __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
                                                      const dev_fr* __restrict__ table, unsigned log_table) {
     extern __shared__ dev_fr tile[];
@@ -112,22 +120,45 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
         tile[l] = x[global_index(m, g)];
     }
     __syncthreads();
-    for (int r = int(k) - 1; r >= 0; --r) {
-        const unsigned s = h - k + unsigned(r);
-        for (unsigned q = threadIdx.x; q < T / 2; q += blockDim.x) {
+    // One group: local bits [low, low + R) of m, top first (DIF); element e of a thread's 2^R has
+    // m = mbase | (e << low).
+    auto group = [&](auto radix_log, unsigned low) {
+        constexpr int R = decltype(radix_log)::value;
+        constexpr int E = 1 << R;
+        for (unsigned q = threadIdx.x; q < (T >> R); q += blockDim.x) {
             unsigned g = q % G, bq = q / G;
-            unsigned m0 = ((bq >> r) << (r + 1)) | (bq & ((1u << r) - 1));
-            unsigned m1 = m0 | (1u << r);
-            unsigned i0 = local_index(m0, g), i1 = local_index(m1, g);
-            // j = global index of the first element mod 2^s.
+            unsigned mbase = ((bq >> low) << (low + R)) | (bq & ((1u << low) - 1));
             size_t lo = strided ? lobase + g : 0;
-            size_t j = (size_t(m0 & ((1u << r) - 1)) << (h - k)) | lo;
-            dev_fr u = tile[i0], v = tile[i1];
-            tile[i0] = u + v;
-            dev_fr d = u - v;
-            tile[i1] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+            dev_fr v[E];
+#pragma unroll
+            for (int e = 0; e < E; ++e) v[e] = tile[local_index(mbase | (unsigned(e) << low), g)];
+#pragma unroll
+            for (int t = R - 1; t >= 0; --t) {
+                const unsigned rb = low + unsigned(t);  // the stage's local bit
+                const unsigned s = h - k + rb;          // its global butterfly bit
+#pragma unroll
+                for (int e = 0; e < E; ++e) {
+                    if (e & (1 << t)) continue;
+                    const unsigned m0 = mbase | (unsigned(e) << low);
+                    const size_t j = (size_t(m0 & ((1u << rb) - 1)) << (h - k)) | lo;
+                    dev_fr u = v[e], w = v[e | (1 << t)];
+                    v[e] = u + w;
+                    dev_fr d = u - w;
+                    v[e | (1 << t)] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+                }
+            }
+#pragma unroll
+            for (int e = 0; e < E; ++e) tile[local_index(mbase | (unsigned(e) << low), g)] = v[e];
         }
         __syncthreads();
+    };
+    for (int top = int(k) - 1; top >= 0;) {
+        const int r = top + 1 < RADIX_LOG ? top + 1 : RADIX_LOG;
+        const unsigned low = unsigned(top + 1 - r);
+        if (r >= 3) group(std::integral_constant<int, 3>{}, low);
+        else if (r == 2) group(std::integral_constant<int, 2>{}, low);
+        else group(std::integral_constant<int, 1>{}, low);
+        top -= r;
     }
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
         unsigned m = strided ? l / G : l & ((1u << k) - 1);
@@ -184,6 +215,7 @@ struct ntt_context::impl {
     device_buffer<dev_fr> slot[SLOTS];
     unsigned log_table = 0;  // tables hold omega_max^i for i < 2^(log_table - 1)
     unsigned pass_columns_log = DEFAULT_PASS_COLUMNS_LOG;
+    unsigned register_stages = DEFAULT_REGISTER_STAGES;
     device_buffer<dev_fr> tw_fwd, tw_inv;
     // Per size, computed once: building a host domain costs milliseconds at 2^27.
     std::optional<detail::ntt_constants> consts[MAX_LOG + 1];
@@ -236,12 +268,17 @@ struct ntt_context::impl {
         const unsigned LT = L < LOG_TILE ? L : LOG_TILE;
         const size_t n = size_t(1) << L;
         const unsigned blocks = unsigned(n >> LT);
-        const unsigned threads = std::min(512u, (1u << LT) / 2);
+        // One thread per group of 2^R elements (at least a warp; at most 512 threads, as before groups).
+        const unsigned threads = std::min(512u, std::max(32u, (1u << LT) >> register_stages));
         const size_t smem = (size_t(1) << LT) * sizeof(dev_fr);
         const unsigned cols = std::min(pass_columns_log, LT - 1);
         for (unsigned rem = L; rem > 0;) {
             unsigned k = rem < LT ? rem : LT - cols;
-            dif_pass_kernel<<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table);
+            switch (register_stages) {
+                case 1: dif_pass_kernel<1><<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table); break;
+                case 2: dif_pass_kernel<2><<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table); break;
+                default: dif_pass_kernel<3><<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table); break;
+            }
             CUDA_LAUNCH_OK("dif_pass_kernel");
             rem -= k;
         }
@@ -382,6 +419,11 @@ void ntt_context::prepare(unsigned log_n) { impl_->prepare(log_n); }
 void ntt_context::set_pass_columns(unsigned log_columns) {
     if (log_columns > 8) throw std::invalid_argument("GPU NTT: at most 2^8 columns per pass");
     impl_->pass_columns_log = log_columns;
+}
+
+void ntt_context::set_register_stages(unsigned stages) {
+    if (stages < 1 || stages > 3) throw std::invalid_argument("GPU NTT: 1 to 3 stages per register group");
+    impl_->register_stages = stages;
 }
 
 const ff::fr_t* ntt_context::device_data(int s) const {

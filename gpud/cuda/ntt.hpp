@@ -58,6 +58,9 @@ public:
     // (log_columns fewer butterfly stages per pass, longer contiguous reads). 1 is the default (2^27 forward
     // on an H200: 80.7 ms, against 88.7 with 0 and 85-99 with 2..6; BENCHMARKS.md).
     void set_pass_columns(unsigned log_columns);
+    // Tuning (benchmarks): stages run in registers per shared-memory round trip inside a pass, 1 to 3
+    // (radix 2, 4, 8); 3 is the default.
+    void set_register_stages(unsigned stages);
     void synchronize();
     // Device address of a slot's elements (same layout as ff::fr_t), for handing a result to another
     // kernel (the H coefficients to the H MSM) without a round trip; null before the slot is used. Call
