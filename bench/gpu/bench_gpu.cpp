@@ -437,6 +437,28 @@ int main(int argc, char** argv) {
     // with msm_options from --accumulate-variant, --affine-rounds, --chunk, --window-bits, --affine-batch-log
     // (2^L pairs per batch): a short run to put
     // under a profiler (nsys, ncu).
+    // --one-ntt: one forward NTT and one H pipeline at 2^--max-log-ntt, --reps times (for profilers).
+    if (has_flag(argc, argv, "--one-ntt")) {
+        try {
+            const unsigned L = unsigned(max_log_ntt);
+            cuda::ntt_context ntt;
+            ntt.prepare(L);
+            for (int s = 0; s < 3; ++s) ntt.fill_random(s, L, 100 + s);
+            double f = median_ms(reps, [&] {
+                ntt.transform_resident(0, L, cuda::ntt_kind::forward);
+                ntt.synchronize();
+            });
+            double h = median_ms(reps, [&] {
+                ntt.compute_h_resident(L);
+                ntt.synchronize();
+            });
+            std::printf("NTT 2^%u forward: %.2f ms; H pipeline: %.2f ms\n", L, f, h);
+            return 0;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: %s\n", e.what());
+            return 1;
+        }
+    }
     if (has_flag(argc, argv, "--one-msm")) {
         try {
             const size_t n = size_t(1) << max_log_msm;

@@ -75,7 +75,7 @@ if [[ " $BENCH_MODES " == *" field "* ]]; then
     python3 "$SRC/bench/gpu/sass_histogram.py" mul_outline sqr_outline mul_chain_kernel bucket_chain_kernel \
       <"$OUT/field.sass" | tee "$OUT/field_sass_mix.txt" | cut -c1-400
     cuobjdump --dump-sass "$BIN/cuzk_bench_gpu" 2>/dev/null | python3 "$SRC/bench/gpu/sass_histogram.py" \
-      accumulate_kernel mul_outline dif_pass_kernel >"$OUT/msm_sass_mix.txt"
+      accumulate_kernel mul_outline pass_kernel >"$OUT/msm_sass_mix.txt"
     cut -c1-400 "$OUT/msm_sass_mix.txt"
   fi
   if command -v ncu >/dev/null; then
@@ -100,7 +100,7 @@ if [[ " $BENCH_MODES " == *" profile "* ]]; then
   NCU=(ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats
        --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
   if command -v ncu >/dev/null; then
-    for k in accumulate_kernel dif_pass_kernel; do
+    for k in accumulate_kernel pass_kernel; do
       if [ -n "${1:-}" ] && [ -n "${LOADER:-}" ]; then
         profile_run "${NCU[@]}" -k "regex:$k" --launch-skip 1 -c 2 "$BIN/cuzk_bench_gpu" >"$OUT/ncu_$k.txt" 2>&1
       else

@@ -16,8 +16,8 @@ namespace cuzk::cuda {
 namespace {
 
 constexpr unsigned LOG_TILE = 10;  // 1024 elements (32 KiB) of shared memory per block
-constexpr unsigned DEFAULT_PASS_COLUMNS_LOG = 1;  // see dif_pass_kernel; 2 columns: the fastest on an H200
-constexpr unsigned DEFAULT_REGISTER_STAGES = 3;   // see dif_pass_kernel
+constexpr unsigned DEFAULT_PASS_COLUMNS_LOG = 1;  // see pass_kernel; 2 columns: the fastest on an H200
+constexpr unsigned DEFAULT_REGISTER_STAGES = 3;   // see pass_kernel
 constexpr unsigned POW_RUN = 64;   // consecutive powers per thread when filling tables
 
 dev_fr to_dev(const ff::fr_t& x) {
@@ -62,21 +62,41 @@ __global__ void scale_powers_kernel(dev_fr* x, size_t n, dev_fr w, dev_fr s) {
     }
 }
 
-// In-place bit reversal of 2^L elements, each multiplied by |s| when |scale|.
-__global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s) {
+// Powers g^p for p < 2^L as two small tables: g^p = lo[p mod 2^split] hi[p >> split] (lo[j] = g^j,
+// hi[j] = g^(j 2^split)); ~2^(L/2) entries each, read through the cache.
+struct coset_powers {
+    const dev_fr* lo = nullptr;
+    const dev_fr* hi = nullptr;
+    unsigned split = 0;
+    __device__ __forceinline__ dev_fr at(size_t p) const {
+        return lo[p & ((size_t(1) << split) - 1)] * hi[p >> split];
+    }
+};
+
+// In-place bit reversal of 2^L elements; each is multiplied by |s| when |scale|, and the element landing at
+// position p by g^p when |coset.lo| (the coset scaling after an inverse transform, fused: one pass over
+// memory instead of two).
+__global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, coset_powers coset) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >> L) return;
     size_t r = size_t(__brevll(uint64_t(i)) >> (64 - L));
+    if (i > r) return;
+    auto factor = [&](size_t p) {
+        if (!coset.lo) return s;
+        dev_fr g = coset.at(p);
+        return scale ? g * s : g;
+    };
+    const bool any = scale || coset.lo;
     if (i < r) {
         dev_fr a = x[i], b = x[r];
-        if (scale) {
-            a = a * s;
-            b = b * s;
+        if (any) {
+            a = a * factor(r);
+            b = b * factor(i);
         }
         x[i] = b;
         x[r] = a;
-    } else if (i == r && scale) {
-        x[i] = x[i] * s;
+    } else if (any) {
+        x[i] = x[i] * factor(i);
     }
 }
 
@@ -94,9 +114,15 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s) 
 // takes the 2^R elements that differ in the group's R bits into registers and runs the R stages there, so
 // shared memory is read, written and synchronised once per group rather than once per stage; a group's
 // butterflies also share twiddles (2^R - 1 distinct ones for R 2^(R-1) butterflies).
-template <int RADIX_LOG>
-__global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
-                                                     const dev_fr* __restrict__ table, unsigned log_table) {
+//
+// DIT (decimation in time: bit-reversed in, natural out) runs the same passes in the reverse order, the stages
+// of a pass from its low bit up, with butterflies (u, v) -> (u + w^j v, u - w^j v). |pre|: the elements are
+// first multiplied by pre_scale g^bitrev(p) for their position p among the 2^log_n (the coset scaling of
+// coefficients held in bit-reversed order, fused into the first DIT pass).
+template <int RADIX_LOG, bool DIT>
+__global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
+                                                 const dev_fr* __restrict__ table, unsigned log_table,
+                                                 coset_powers pre, dev_fr pre_scale, unsigned log_n) {
     extern __shared__ dev_fr tile[];
     const unsigned T = 1u << LT;
     const unsigned G = 1u << (LT - k);
@@ -117,7 +143,12 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
         unsigned m = strided ? l / G : l & ((1u << k) - 1);
         unsigned g = strided ? l % G : l >> k;
-        tile[l] = x[global_index(m, g)];
+        const size_t p = global_index(m, g);
+        if (DIT && pre.lo) {
+            tile[l] = x[p] * (pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n))) * pre_scale);
+        } else {
+            tile[l] = x[p];
+        }
     }
     __syncthreads();
     // One group: local bits [low, low + R) of m, top first (DIF); element e of a thread's 2^R has
@@ -133,7 +164,8 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
 #pragma unroll
             for (int e = 0; e < E; ++e) v[e] = tile[local_index(mbase | (unsigned(e) << low), g)];
 #pragma unroll
-            for (int t = R - 1; t >= 0; --t) {
+            for (int step = 0; step < R; ++step) {
+                const int t = DIT ? step : R - 1 - step;
                 const unsigned rb = low + unsigned(t);  // the stage's local bit
                 const unsigned s = h - k + rb;          // its global butterfly bit
 #pragma unroll
@@ -142,9 +174,15 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
                     const unsigned m0 = mbase | (unsigned(e) << low);
                     const size_t j = (size_t(m0 & ((1u << rb) - 1)) << (h - k)) | lo;
                     dev_fr u = v[e], w = v[e | (1 << t)];
-                    v[e] = u + w;
-                    dev_fr d = u - w;
-                    v[e | (1 << t)] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+                    if constexpr (DIT) {
+                        if (j != 0) w = w * table[j << (log_table - 1 - s)];
+                        v[e] = u + w;
+                        v[e | (1 << t)] = u - w;
+                    } else {
+                        v[e] = u + w;
+                        dev_fr d = u - w;
+                        v[e | (1 << t)] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+                    }
                 }
             }
 #pragma unroll
@@ -152,13 +190,23 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(dev_fr* x, unsigned LT, u
         }
         __syncthreads();
     };
-    for (int top = int(k) - 1; top >= 0;) {
-        const int r = top + 1 < RADIX_LOG ? top + 1 : RADIX_LOG;
-        const unsigned low = unsigned(top + 1 - r);
+    auto run_group = [&](int r, unsigned low) {
         if (r >= 3) group(std::integral_constant<int, 3>{}, low);
         else if (r == 2) group(std::integral_constant<int, 2>{}, low);
         else group(std::integral_constant<int, 1>{}, low);
-        top -= r;
+    };
+    if constexpr (DIT) {
+        for (int low = 0; low < int(k);) {
+            const int r = int(k) - low < RADIX_LOG ? int(k) - low : RADIX_LOG;
+            run_group(r, unsigned(low));
+            low += r;
+        }
+    } else {
+        for (int top = int(k) - 1; top >= 0;) {
+            const int r = top + 1 < RADIX_LOG ? top + 1 : RADIX_LOG;
+            run_group(r, unsigned(top + 1 - r));
+            top -= r;
+        }
     }
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
         unsigned m = strided ? l / G : l & ((1u << k) - 1);
@@ -254,39 +302,105 @@ struct ntt_context::impl {
         log_table = L;
     }
 
-    // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|.
-    void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s) {
-        if (L == 0) {
+    // The passes of a transform of 2^L elements, as (h, k): stages with butterfly bits [h - k, h), in DIF order.
+    struct pass_plan {
+        unsigned LT;
+        unsigned n_passes = 0;
+        unsigned h[MAX_LOG + 1], k[MAX_LOG + 1];
+    };
+    pass_plan plan(unsigned L) const {
+        pass_plan p;
+        p.LT = L < LOG_TILE ? L : LOG_TILE;
+        const unsigned cols = std::min(pass_columns_log, p.LT - 1);
+        for (unsigned rem = L; rem > 0;) {
+            unsigned k = rem < p.LT ? rem : p.LT - cols;
+            p.h[p.n_passes] = rem;
+            p.k[p.n_passes++] = k;
+            rem -= k;
+        }
+        return p;
+    }
+    template <bool DIT>
+    void launch_pass(dev_fr* x, unsigned L, const pass_plan& p, unsigned i, const dev_fr* table, coset_powers pre,
+                     dev_fr pre_scale) {
+        const unsigned blocks = unsigned((size_t(1) << L) >> p.LT);
+        // One thread per group of 2^R elements (at least a warp; at most 512 threads, as before groups).
+        const unsigned threads = std::min(512u, std::max(32u, (1u << p.LT) >> register_stages));
+        const size_t smem = (size_t(1) << p.LT) * sizeof(dev_fr);
+        const unsigned h = p.h[i], k = p.k[i];
+        switch (register_stages) {
+            case 1:
+                pass_kernel<1, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, pre_scale, L);
+                break;
+            case 2:
+                pass_kernel<2, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, pre_scale, L);
+                break;
+            default:
+                pass_kernel<3, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, pre_scale, L);
+                break;
+        }
+        CUDA_LAUNCH_OK("pass_kernel");
+    }
+    // DIF passes: natural in, bit-reversed out.
+    void dif_passes(dev_fr* x, unsigned L, bool inverse) {
+        prepare(L);
+        const pass_plan p = plan(L);
+        for (unsigned i = 0; i < p.n_passes; ++i) {
+            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), {}, dev_fr_one());
+        }
+    }
+    // DIT passes (forward): bit-reversed in, natural out; element p first multiplied by pre_scale g^bitrev(p).
+    void dit_passes(dev_fr* x, unsigned L, coset_powers pre, dev_fr pre_scale) {
+        prepare(L);
+        const pass_plan p = plan(L);
+        for (unsigned i = p.n_passes; i-- > 0;) {
+            launch_pass<true>(x, L, p, i, tw_fwd.get(), i + 1 == p.n_passes ? pre : coset_powers{}, pre_scale);
+        }
+    }
+
+    // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|, and
+    // element p by g^p for the coset powers |coset| (coset_tables) when given.
+    void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s, coset_powers coset = {}) {
+        if (L == 0) {  // one element; g^0 = 1
             if (scale) {
                 scale_powers_kernel<<<1, 1, 0, stream>>>(x, 1, dev_fr_one(), s);
                 CUDA_LAUNCH_OK("scale_powers_kernel");
             }
             return;
         }
-        prepare(L);
-        const dev_fr* table = inverse ? tw_inv.get() : tw_fwd.get();
-        const unsigned LT = L < LOG_TILE ? L : LOG_TILE;
+        dif_passes(x, L, inverse);
         const size_t n = size_t(1) << L;
-        const unsigned blocks = unsigned(n >> LT);
-        // One thread per group of 2^R elements (at least a warp; at most 512 threads, as before groups).
-        const unsigned threads = std::min(512u, std::max(32u, (1u << LT) >> register_stages));
-        const size_t smem = (size_t(1) << LT) * sizeof(dev_fr);
-        const unsigned cols = std::min(pass_columns_log, LT - 1);
-        for (unsigned rem = L; rem > 0;) {
-            unsigned k = rem < LT ? rem : LT - cols;
-            switch (register_stages) {
-                case 1: dif_pass_kernel<1><<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table); break;
-                case 2: dif_pass_kernel<2><<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table); break;
-                default: dif_pass_kernel<3><<<blocks, threads, smem, stream>>>(x, LT, rem, k, table, log_table); break;
-            }
-            CUDA_LAUNCH_OK("dif_pass_kernel");
-            rem -= k;
-        }
-        bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s);
+        bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s, coset);
         CUDA_LAUNCH_OK("bit_reverse_kernel");
     }
 
     static dev_fr dev_fr_one() { return to_dev(ff::fr_t::one()); }
+
+    // Tables of g^p and g^-p for 2^L elements (coset_powers), built on first use for each size.
+    unsigned coset_log = 0;
+    device_buffer<dev_fr> coset_lo[2], coset_hi[2];
+    coset_powers coset_tables(unsigned L, bool inverse) {
+        if (coset_log != L) {
+            const detail::ntt_constants& k = constants(L);
+            const unsigned split = detail::coset_split(L);
+            for (int which = 0; which < 2; ++which) {
+                const ff::fr_t& g = which == 0 ? k.g : k.g_inv;
+                const ff::fr_t& step = which == 0 ? k.g_step : k.g_inv_step;
+                const size_t nlo = size_t(1) << split, nhi = size_t(1) << (L - split);
+                coset_lo[which].reserve(nlo);
+                coset_hi[which].reserve(nhi);
+                powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(to_dev(g), nlo,
+                                                                                               coset_lo[which].get());
+                CUDA_LAUNCH_OK("powers_kernel");
+                powers_kernel<<<grid_for((nhi + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(to_dev(step), nhi,
+                                                                                               coset_hi[which].get());
+                CUDA_LAUNCH_OK("powers_kernel");
+            }
+            coset_log = L;
+        }
+        const int which = inverse ? 1 : 0;
+        return {coset_lo[which].get(), coset_hi[which].get(), detail::coset_split(L)};
+    }
 
     void scale_powers(dev_fr* x, unsigned L, const ff::fr_t& w, const ff::fr_t& s) {
         size_t n = size_t(1) << L;
@@ -309,8 +423,7 @@ struct ntt_context::impl {
                 dif_natural(x, L, false, false, dev_fr_one());
                 break;
             case ntt_kind::coset_inverse:
-                dif_natural(x, L, true, true, to_dev(k.size_inv));
-                scale_powers(x, L, k.g_inv, ff::fr_t::one());
+                dif_natural(x, L, true, true, to_dev(k.size_inv), coset_tables(L, true));
                 break;
         }
     }
@@ -321,16 +434,20 @@ struct ntt_context::impl {
         const size_t n = size_t(1) << L;
         for (int i = 0; i < 3; ++i) {
             dev_fr* x = slot[i].get();
-            // Coefficients (1/n folded into the reversal), then evaluations on the coset g <omega>.
-            dif_natural(x, L, true, true, to_dev(k.size_inv));
-            scale_powers(x, L, k.g, ff::fr_t::one());
-            dif_natural(x, L, false, false, dev_fr_one());
+            if (L == 0) {
+                dif_natural(x, L, true, true, to_dev(k.size_inv));
+                continue;
+            }
+            // The coefficients in bit-reversed order (no reversal pass), times 1/n and the coset powers g^j in
+            // the first pass of the forward DIT transform, which reads them in that order and writes the
+            // evaluations on the coset g <omega> in natural order: two passes over memory fewer per input.
+            dif_passes(x, L, true);
+            dit_passes(x, L, coset_tables(L, false), to_dev(k.size_inv));
         }
         h_pointwise_kernel<<<grid_for(n, 256), 256, 0, stream>>>(slot[0].get(), slot[1].get(), slot[2].get(), n,
                                                                   to_dev(k.z_coset_inv));
         CUDA_LAUNCH_OK("h_pointwise_kernel");
-        dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv));
-        scale_powers(slot[0].get(), L, k.g_inv, ff::fr_t::one());
+        dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv), coset_tables(L, true));
     }
 };
 

@@ -3,7 +3,8 @@
 // coset shift g = 7, inverse scaled by 1/n.
 //
 // Each transform is one decimation-in-frequency pass sequence (natural in, bit-reversed out) plus an
-// in-place bit reversal (fused with the 1/n scaling of the inverse). A pass runs up to 10 radix-2
+// in-place bit reversal (fused with the 1/n scaling of the inverse, and with the coset scaling after an
+// inverse: g^p from two tables of ~2^(log n / 2) powers). A pass runs up to 10 radix-2
 // stages on a tile of 1024 elements in shared memory, so 2^27 takes 3 passes over device memory.
 // Twiddles come from one table of omega_max^i (forward and inverse, i < 2^(log_max - 1)), built on
 // the device when a larger size is first asked for; smaller sizes read it with a stride.
@@ -75,8 +76,11 @@ private:
 
 namespace detail {
 // Host-computed constants of the domain of size 2^log_n (common/ntt/domain.hpp), for the device code.
+// The coset powers g^p, p < 2^log_n, come from two tables (ntt.cu, coset_powers): g^j and g^(j 2^split).
+constexpr unsigned coset_split(unsigned log_n) { return (log_n + 1) / 2; }
 struct ntt_constants {
     ff::fr_t omega, omega_inv, size_inv, g, g_inv, z_coset_inv;
+    ff::fr_t g_step, g_inv_step;  // g^(2^coset_split) and g^-(2^coset_split)
 };
 ntt_constants make_ntt_constants(unsigned log_n);
 }  // namespace detail
