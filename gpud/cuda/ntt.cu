@@ -62,7 +62,7 @@ __global__ void scale_powers_kernel(dev_fr* x, size_t n, dev_fr w, dev_fr s) {
     }
 }
 
-// Powers g^p for p < 2^L as two small tables: g^p = lo[p mod 2^split] hi[p >> split] (lo[j] = g^j,
+// Scaled powers c g^p for p < 2^L as two small tables: c g^p = lo[p mod 2^split] hi[p >> split] (lo[j] = c g^j,
 // hi[j] = g^(j 2^split)); ~2^(L/2) entries each, read through the cache.
 struct coset_powers {
     const dev_fr* lo = nullptr;
@@ -73,19 +73,15 @@ struct coset_powers {
     }
 };
 
-// In-place bit reversal of 2^L elements; each is multiplied by |s| when |scale|, and the element landing at
-// position p by g^p when |coset.lo| (the coset scaling after an inverse transform, fused: one pass over
-// memory instead of two).
+// In-place bit reversal of 2^L elements; each is multiplied by |s| when |scale|, or, when |coset.lo|, the
+// element landing at position p by c g^p instead (the scaling and coset shift after an inverse transform,
+// fused: one pass over memory instead of two).
 __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, coset_powers coset) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >> L) return;
     size_t r = size_t(__brevll(uint64_t(i)) >> (64 - L));
     if (i > r) return;
-    auto factor = [&](size_t p) {
-        if (!coset.lo) return s;
-        dev_fr g = coset.at(p);
-        return scale ? g * s : g;
-    };
+    auto factor = [&](size_t p) { return coset.lo ? coset.at(p) : s; };
     const bool any = scale || coset.lo;
     if (i < r) {
         dev_fr a = x[i], b = x[r];
@@ -117,12 +113,12 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
 //
 // DIT (decimation in time: bit-reversed in, natural out) runs the same passes in the reverse order, the stages
 // of a pass from its low bit up, with butterflies (u, v) -> (u + w^j v, u - w^j v). |pre|: the elements are
-// first multiplied by pre_scale g^bitrev(p) for their position p among the 2^log_n (the coset scaling of
+// first multiplied by c g^bitrev(p) for their position p among the 2^log_n (the scaling and coset shift of
 // coefficients held in bit-reversed order, fused into the first DIT pass).
 template <int RADIX_LOG, bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
                                                  const dev_fr* __restrict__ table, unsigned log_table,
-                                                 coset_powers pre, dev_fr pre_scale, unsigned log_n) {
+                                                 coset_powers pre, unsigned log_n) {
     extern __shared__ dev_fr tile[];
     const unsigned T = 1u << LT;
     const unsigned G = 1u << (LT - k);
@@ -145,7 +141,7 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
         unsigned g = strided ? l % G : l >> k;
         const size_t p = global_index(m, g);
         if (DIT && pre.lo) {
-            tile[l] = x[p] * (pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n))) * pre_scale);
+            tile[l] = x[p] * pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n)));
         } else {
             tile[l] = x[p];
         }
@@ -321,8 +317,7 @@ struct ntt_context::impl {
         return p;
     }
     template <bool DIT>
-    void launch_pass(dev_fr* x, unsigned L, const pass_plan& p, unsigned i, const dev_fr* table, coset_powers pre,
-                     dev_fr pre_scale) {
+    void launch_pass(dev_fr* x, unsigned L, const pass_plan& p, unsigned i, const dev_fr* table, coset_powers pre) {
         const unsigned blocks = unsigned((size_t(1) << L) >> p.LT);
         // One thread per group of 2^R elements (at least a warp; at most 512 threads, as before groups).
         const unsigned threads = std::min(512u, std::max(32u, (1u << p.LT) >> register_stages));
@@ -330,13 +325,13 @@ struct ntt_context::impl {
         const unsigned h = p.h[i], k = p.k[i];
         switch (register_stages) {
             case 1:
-                pass_kernel<1, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, pre_scale, L);
+                pass_kernel<1, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L);
                 break;
             case 2:
-                pass_kernel<2, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, pre_scale, L);
+                pass_kernel<2, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L);
                 break;
             default:
-                pass_kernel<3, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, pre_scale, L);
+                pass_kernel<3, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L);
                 break;
         }
         CUDA_LAUNCH_OK("pass_kernel");
@@ -346,20 +341,20 @@ struct ntt_context::impl {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = 0; i < p.n_passes; ++i) {
-            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), {}, dev_fr_one());
+            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), {});
         }
     }
-    // DIT passes (forward): bit-reversed in, natural out; element p first multiplied by pre_scale g^bitrev(p).
-    void dit_passes(dev_fr* x, unsigned L, coset_powers pre, dev_fr pre_scale) {
+    // DIT passes (forward): bit-reversed in, natural out; element p first multiplied by c g^bitrev(p) (pre).
+    void dit_passes(dev_fr* x, unsigned L, coset_powers pre) {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = p.n_passes; i-- > 0;) {
-            launch_pass<true>(x, L, p, i, tw_fwd.get(), i + 1 == p.n_passes ? pre : coset_powers{}, pre_scale);
+            launch_pass<true>(x, L, p, i, tw_fwd.get(), i + 1 == p.n_passes ? pre : coset_powers{});
         }
     }
 
-    // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|, and
-    // element p by g^p for the coset powers |coset| (coset_tables) when given.
+    // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|, or
+    // element p by c g^p for the coset powers |coset| (coset_tables) when given.
     void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s, coset_powers coset = {}) {
         if (L == 0) {  // one element; g^0 = 1
             if (scale) {
@@ -376,7 +371,8 @@ struct ntt_context::impl {
 
     static dev_fr dev_fr_one() { return to_dev(ff::fr_t::one()); }
 
-    // Tables of g^p and g^-p for 2^L elements (coset_powers), built on first use for each size.
+    // Tables of g^p / n and g^-p / n for 2^L elements (coset_powers: the coset shifts after an inverse
+    // transform, with its 1/n), built on first use for each size.
     unsigned coset_log = 0;
     device_buffer<dev_fr> coset_lo[2], coset_hi[2];
     coset_powers coset_tables(unsigned L, bool inverse) {
@@ -392,6 +388,9 @@ struct ntt_context::impl {
                 powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(to_dev(g), nlo,
                                                                                                coset_lo[which].get());
                 CUDA_LAUNCH_OK("powers_kernel");
+                scale_powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(
+                    coset_lo[which].get(), nlo, dev_fr_one(), to_dev(k.size_inv));  // times 1/n
+                CUDA_LAUNCH_OK("scale_powers_kernel");
                 powers_kernel<<<grid_for((nhi + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(to_dev(step), nhi,
                                                                                                coset_hi[which].get());
                 CUDA_LAUNCH_OK("powers_kernel");
@@ -442,7 +441,7 @@ struct ntt_context::impl {
             // the first pass of the forward DIT transform, which reads them in that order and writes the
             // evaluations on the coset g <omega> in natural order: two passes over memory fewer per input.
             dif_passes(x, L, true);
-            dit_passes(x, L, coset_tables(L, false), to_dev(k.size_inv));
+            dit_passes(x, L, coset_tables(L, false));
         }
         h_pointwise_kernel<<<grid_for(n, 256), 256, 0, stream>>>(slot[0].get(), slot[1].get(), slot[2].get(), n,
                                                                   to_dev(k.z_coset_inv));
