@@ -164,6 +164,8 @@ config load_config(const std::filesystem::path& path) {
              r.path("params_dir", c.gpud.params_dir);
              r.text("lock_name", c.gpud.lock_name);
              r.integer("pinned_cache_mib", c.gpud.pinned_cache_mib, 0, std::int64_t{1} << 30);
+             r.integer("pin_min_mib", c.gpud.pin_min_mib, 0, std::int64_t{1} << 30);
+             r.boolean("b_g2_on_gpu", c.gpud.b_g2_on_gpu);
          }},
     };
     for (auto&& [key, node] : root) {

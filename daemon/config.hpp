@@ -53,6 +53,8 @@ struct gpud_section {
     std::filesystem::path params_dir;        // .params/.vk files; empty: <spool_dir>/params
     std::string lock_name;                   // CUDA lock segment; empty: ipc::cuda_lock::segment_name(gpu)
     std::uint64_t pinned_cache_mib = 16384;  // CUDA backend: free page-locked A/B scalar buffers kept for reuse
+    std::uint64_t pin_min_mib = 32;          // CUDA backend: smaller host ranges are copied without pinning
+    bool b_g2_on_gpu = true;                 // CUDA backend: B_G2's MSM on the GPU, else on the CPU beside it
 };
 
 struct config {

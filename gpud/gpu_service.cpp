@@ -63,7 +63,8 @@ public:
         : config_(c),
           ring_(daemon::open_ring(c)),
           lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
-          backend_(make_backend(c.gpud.backend, c.gpud.gpu, c.gpud.pinned_cache_mib << 20)),
+          backend_(make_backend(c.gpud.backend, c.gpud.gpu,
+                                {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu})),
           params_(c.gpud.params_dir),
           workers_(c.gpud.workers) {}
 

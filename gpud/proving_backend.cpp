@@ -12,11 +12,12 @@
 
 namespace cuzk::gpud {
 
-std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, std::uint64_t pinned_cache_bytes) {
+std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, const cuda_settings& cuda) {
     if (name == "cpu") return std::make_unique<cpu_backend>();
 #ifdef CUZK_GPUD_HAVE_CUDA
     auto make_cuda = [&] {
-        return std::make_unique<cuda_backend>(gpu, true, cuda_backend::default_pin_min_bytes, size_t(pinned_cache_bytes));
+        return std::make_unique<cuda_backend>(gpu, cuda.b_g2_on_gpu, size_t(cuda.pin_min_bytes),
+                                              size_t(cuda.pinned_cache_bytes));
     };
     if (name == "cuda") return make_cuda();  // strict: throws cuda_error without the GPU
     if (name == "auto") {
@@ -39,7 +40,7 @@ std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, st
                                   name));
 #else
     (void)gpu;
-    (void)pinned_cache_bytes;
+    (void)cuda;
     if (name == "auto") {
         spdlog::info("[gpud] backend auto: no CUDA device: this build has no CUDA backend (built without nvcc): "
                      "using the CPU backend");

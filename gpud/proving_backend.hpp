@@ -40,11 +40,16 @@ public:
     virtual void register_host_region(std::span<const std::byte> /*region*/) {}
 };
 
+// The CUDA backend's settings ([gpud] keys; cuda_backend says what each does). The CPU backend has none.
+struct cuda_settings {
+    std::uint64_t pinned_cache_bytes = std::uint64_t(16) << 30;  // free page-locked A/B scalar buffers kept
+    std::uint64_t pin_min_bytes = std::uint64_t(32) << 20;       // smaller host ranges are copied pageable
+    bool b_g2_on_gpu = true;                                     // else on the CPU, beside the GPU work
+};
+
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the
 // CUDA backend when this build has it and cuda::device_count() finds GPU |gpu|, else the CPU backend, with an
 // info line saying which and why. Other names throw input_error naming what this build offers.
-// |pinned_cache_bytes|: the CUDA backend's cache of free page-locked A/B scalar buffers (cuda_backend).
-std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu,
-                                              std::uint64_t pinned_cache_bytes = std::uint64_t(16) << 30);
+std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, const cuda_settings& cuda = {});
 
 }  // namespace cuzk::gpud

@@ -45,6 +45,8 @@ TEST(DaemonConfig, TheDocumentedExampleParses) {
     EXPECT_EQ(c.runtime.spool_dir, "/var/lib/cuzk/spool");
     EXPECT_EQ(c.gpud.backend, "auto");
     EXPECT_EQ(c.gpud.pinned_cache_mib, 16384u);
+    EXPECT_EQ(c.gpud.pin_min_mib, 32u);
+    EXPECT_TRUE(c.gpud.b_g2_on_gpu);
     EXPECT_FALSE(c.synthd.numa_node.has_value());
 }
 
@@ -67,7 +69,7 @@ TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {
 TEST(DaemonConfig, ValuesAreRead) {
     const auto path = std::filesystem::temp_directory_path() / "cuzk-config-values.toml";
     std::ofstream(path) << "[ring]\nslots = 9\n[synthd]\nnuma_node = 1\ncpus = \"0-3\"\n[assemblerd]\nverify = false\n"
-                           "[gpud]\npinned_cache_mib = 0\n";
+                           "[gpud]\npinned_cache_mib = 0\npin_min_mib = 1\nb_g2_on_gpu = false\n";
     const auto c = daemon::load_config(path);
     std::filesystem::remove(path);
     EXPECT_EQ(c.ring.slots, 9u);
@@ -75,6 +77,11 @@ TEST(DaemonConfig, ValuesAreRead) {
     EXPECT_EQ(c.synthd.cpus, "0-3");
     EXPECT_FALSE(c.assemblerd.verify);
     EXPECT_EQ(c.gpud.pinned_cache_mib, 0u);
+    EXPECT_EQ(c.gpud.pin_min_mib, 1u);
+    EXPECT_FALSE(c.gpud.b_g2_on_gpu);
+    const auto d = daemon::load_config_or_defaults(std::nullopt);
+    EXPECT_EQ(d.gpud.pin_min_mib, 32u);
+    EXPECT_TRUE(d.gpud.b_g2_on_gpu);
 }
 
 TEST(DaemonConfig, MistakesNameFileLineAndKey) {
@@ -86,6 +93,11 @@ TEST(DaemonConfig, MistakesNameFileLineAndKey) {
     EXPECT_NE(error_of("[gpud]\nbackend = \"opencl\"\n").find("backend 'opencl'"), std::string::npos);
     EXPECT_NE(error_of("[gpud]\npinned_cache_mib = -1\n").find("pinned_cache_mib"), std::string::npos)
         << error_of("[gpud]\npinned_cache_mib = -1\n");
+    EXPECT_NE(error_of("[gpud]\npin_min_mib = -3\n").find("pin_min_mib"), std::string::npos)
+        << error_of("[gpud]\npin_min_mib = -3\n");
+    EXPECT_NE(error_of("[gpud]\nb_g2_on_gpu = \"cpu\"\n").find("[gpud] b_g2_on_gpu must be true or false"),
+              std::string::npos)
+        << error_of("[gpud]\nb_g2_on_gpu = \"cpu\"\n");
     EXPECT_NE(error_of("[ring\n").find(":1:"), std::string::npos) << error_of("[ring\n");
     EXPECT_NE(error_of("verify = true\n").find("top-level key 'verify'"), std::string::npos);
 }
