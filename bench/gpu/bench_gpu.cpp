@@ -711,47 +711,33 @@ int main(int argc, char** argv) {
                 ntt.synchronize();
             });
             record("H pipeline 2^" + std::to_string(H), h, "7 NTTs + coset scalings + a*b-c, resident");
-            // Columns per strided pass (ntt.hpp set_pass_columns): contiguous runs against stages per pass.
-            for (unsigned cols : {0u, 2u, 3u, 4u}) {
-                ntt.set_pass_columns(cols);
+            // One row each for the forward NTT at 2^24 and 2^max and the H pipeline, under a tuning setting.
+            auto sweep_rows = [&](const std::string& setting, const char* sweep) {
                 for (int L : {24, max_log_ntt}) {
                     ntt.fill_random(0, unsigned(L), 11);
                     double f = median_ms(reps, [&] {
                         ntt.transform_resident(0, unsigned(L), cuda::ntt_kind::forward);
                         ntt.synchronize();
                     });
-                    record("NTT 2^" + std::to_string(L) + " forward, 2^" + std::to_string(cols) + " columns per pass",
-                           f, "pass width sweep");
+                    record("NTT 2^" + std::to_string(L) + " forward, " + setting, f, sweep);
                 }
                 for (int s = 0; s < 3; ++s) ntt.fill_random(s, H, 100 + s);
-                double hc = median_ms(1, [&] {
+                double hs = median_ms(1, [&] {
                     ntt.compute_h_resident(H);
                     ntt.synchronize();
                 });
-                record("H pipeline 2^" + std::to_string(H) + ", 2^" + std::to_string(cols) + " columns per pass", hc,
-                       "pass width sweep");
+                record("H pipeline 2^" + std::to_string(H) + ", " + setting, hs, sweep);
+            };
+            // Columns per strided pass (ntt.hpp set_pass_columns): contiguous runs against stages per pass.
+            for (unsigned cols : {0u, 2u, 3u, 4u}) {
+                ntt.set_pass_columns(cols);
+                sweep_rows("2^" + std::to_string(cols) + " columns per pass", "pass width sweep");
             }
             ntt.set_pass_columns(1);
             // Stages per register group (ntt.hpp set_register_stages): radix 2, 4, 8 inside each pass.
             for (unsigned stages : {1u, 2u, 3u}) {
                 ntt.set_register_stages(stages);
-                for (int L : {24, max_log_ntt}) {
-                    ntt.fill_random(0, unsigned(L), 11);
-                    double f = median_ms(reps, [&] {
-                        ntt.transform_resident(0, unsigned(L), cuda::ntt_kind::forward);
-                        ntt.synchronize();
-                    });
-                    record("NTT 2^" + std::to_string(L) + " forward, " + std::to_string(stages) +
-                               " stages per register group",
-                           f, "radix sweep");
-                }
-                for (int s = 0; s < 3; ++s) ntt.fill_random(s, H, 100 + s);
-                double hr = median_ms(1, [&] {
-                    ntt.compute_h_resident(H);
-                    ntt.synchronize();
-                });
-                record("H pipeline 2^" + std::to_string(H) + ", " + std::to_string(stages) + " stages per register group",
-                       hr, "radix sweep");
+                sweep_rows(std::to_string(stages) + " stages per register group", "radix sweep");
             }
             ntt.set_register_stages(3);
         }

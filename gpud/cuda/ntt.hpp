@@ -4,14 +4,16 @@
 //
 // Each transform is one decimation-in-frequency pass sequence (natural in, bit-reversed out) plus an
 // in-place bit reversal (fused with the 1/n scaling of the inverse, and with the coset scaling after an
-// inverse: g^p from two tables of ~2^(log n / 2) powers). A pass runs up to 10 radix-2
-// stages on a tile of 1024 elements in shared memory, so 2^27 takes 3 passes over device memory.
-// Twiddles come from one table of omega_max^i (forward and inverse, i < 2^(log_max - 1)), built on
+// inverse: g^p / n from two tables of ~2^(log n / 2) powers). A pass runs up to 9 stages on a tile of 1024
+// elements in shared memory, three at a time in registers (radix 8), so 2^27 takes 3 passes over device
+// memory. Twiddles come from one table of omega_max^i (forward and inverse, i < 2^(log_max - 1)), built on
 // the device when a larger size is first asked for; smaller sizes read it with a stride.
 //
 // Data lives in three resident slots of device memory (a, b, c of the H pipeline): load, transform,
 // store; compute_h runs its 7 transforms, coset scalings and the pointwise step without host round
-// trips. The span overloads do load, transform, store for callers with host data (tests).
+// trips, and without reversals between an input's inverse and forward transforms: the forward one runs as
+// decimation in time on the bit-reversed coefficients (natural order out), applying 1/n and the coset shift
+// as it loads them. The span overloads do load, transform, store for callers with host data (tests).
 #pragma once
 
 #include <cstddef>
