@@ -94,6 +94,31 @@ TEST(DeviceFieldOnHost, EveryMultiplicationScheduleMatchesTheCpuField) {
     check_field<cuda::dev_field<ff::fr_t, true, mont_mul::even_odd>, ff::fr_t>(30, 15);
     check_field<cuda::dev_field<ff::fp_t, false, mont_mul::paired>, ff::fp_t>(30, 16);
     check_field<cuda::dev_field<ff::fr_t, true, mont_mul::paired>, ff::fr_t>(30, 17);
+    check_field<cuda::dev_field<ff::fp_t, false, mont_mul::hybrid>, ff::fp_t>(30, 18);
+    check_field<cuda::dev_field<ff::fr_t, true, mont_mul::hybrid>, ff::fr_t>(30, 19);
+}
+
+// The hybrid schedule's double-precision product at the extremes of its bounds: operands whose 48-bit
+// limbs are all ones (p - 1 and the largest elements below p with long runs of set bits) and all-but-top
+// limbs set, where the columns reach their largest sums and the rounding of each split is a tie or close.
+TEST(DeviceFieldOnHost, HybridProductAtItsBounds) {
+    using D = cuda::dev_field<ff::fp_t, false, cuda::mont_mul::hybrid>;
+    using R = cuda::dev_field<ff::fp_t, false, cuda::mont_mul::sos>;
+    std::vector<ff::fp_t> xs{-ff::fp_t::one()};
+    std::mt19937_64 rng(20);
+    for (int i = 0; i < 200; ++i) {
+        // Random integers with most bits set, kept below p by clearing the top bits (canonical input).
+        auto r = ff::fp_t::random(rng);
+        D d = to_dev<D>(r);
+        for (int w = 0; w < D::N; ++w) d.v[w] |= (i % 2 ? 0xffff0000u : 0x0000ffffu) | uint32_t(rng());
+        d.v[D::N - 1] &= 0x0fffffffu;  // < 2^380 < p
+        xs.push_back(to_host<ff::fp_t>(d));
+    }
+    for (const auto& a : xs)
+        for (const auto& b : xs) {
+            const R ra = to_dev<R>(a), rb = to_dev<R>(b);
+            ASSERT_EQ(to_host<ff::fp_t>(to_dev<D>(a) * to_dev<D>(b)), to_host<ff::fp_t>(ra * rb));
+        }
 }
 
 TEST(DeviceFieldOnHost, Fp2MatchesTheCpuField) { check_field<cuda::dev_fp2, ff::fp2_t>(15, 3); }

@@ -243,6 +243,8 @@ int main(int argc, char** argv) {
         time_mul_variant<fp_as<true, mont_mul::even_odd>, ff::fp_t>("Fp mul, even_odd, inlined", xs, ys, ref, iters, reps);
         time_mul_variant<fp_as<false, mont_mul::paired>, ff::fp_t>("Fp mul, paired, called", xs, ys, ref, iters, reps);
         time_mul_variant<fp_as<true, mont_mul::paired>, ff::fp_t>("Fp mul, paired, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, mont_mul::hybrid>, ff::fp_t>("Fp mul, hybrid, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, mont_mul::hybrid>, ff::fp_t>("Fp mul, hybrid, inlined", xs, ys, ref, iters, reps);
     }
     {
         using fr_sos = cuda::dev_field<ff::fr_t, true, mont_mul::sos>;
@@ -253,6 +255,7 @@ int main(int argc, char** argv) {
         time_mul_variant<fr_as<true, mont_mul::cios>, ff::fr_t>("Fr mul, cios, inlined", xs, ys, ref, iters, reps);
         time_mul_variant<fr_as<true, mont_mul::even_odd>, ff::fr_t>("Fr mul, even_odd, inlined", xs, ys, ref, iters, reps);
         time_mul_variant<fr_as<true, mont_mul::paired>, ff::fr_t>("Fr mul, paired, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, mont_mul::hybrid>, ff::fr_t>("Fr mul, hybrid, inlined", xs, ys, ref, iters, reps);
     }
     {
         // 4096 random "points", read through the cache as the MSM's gathers are.
@@ -277,6 +280,8 @@ int main(int argc, char** argv) {
         BUCKET_VARIANT(false, even_odd, "G1 bucket += affine, even_odd, called")
         BUCKET_VARIANT(false, paired, "G1 bucket += affine, paired, called")
         BUCKET_VARIANT(true, paired, "G1 bucket += affine, paired, inlined")
+        BUCKET_VARIANT(false, hybrid, "G1 bucket += affine, hybrid, called")
+        BUCKET_VARIANT(true, hybrid, "G1 bucket += affine, hybrid, inlined")
 #undef BUCKET_VARIANT
     }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "common/ff/bls12_381.hpp"
 #include "common/ff/hd.hpp"
@@ -107,6 +108,32 @@ CUZK_HD_INLINE uint32_t shl_pair(uint32_t lo_word, uint32_t hi_word, unsigned n)
 #undef CUZK_PTX
 }  // namespace ptx
 
+// Double-precision operations of the hybrid multiplication, each one instruction on the device with the
+// rounding named (round to nearest, never contracted or reassociated); on the host the same IEEE operations
+// (std::fma is exact before its one rounding, as DFMA is).
+namespace f64 {
+#if defined(__CUDA_ARCH__)
+__device__ __forceinline__ double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+__device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ double from_words(uint32_t hi, uint32_t lo) { return __hiloint2double(int(hi), int(lo)); }
+__device__ __forceinline__ int64_t bits(double x) { return __double_as_longlong(x); }
+#else
+inline double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+inline double add(double a, double b) { return a + b; }  // no product beside it for g++ to fuse into
+inline double from_words(uint32_t hi, uint32_t lo) {
+    const uint64_t u = (uint64_t(hi) << 32) | lo;
+    double d;
+    std::memcpy(&d, &u, sizeof d);
+    return d;
+}
+inline int64_t bits(double x) {
+    int64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+#endif
+}  // namespace f64
+
 // The host field's constants split into 32-bit words, evaluated at compile time.
 template <class HostField>
 struct field_words {
@@ -144,7 +171,10 @@ struct field_words {
 //    high words of each product in turn, so each madc.lo/madc.hi pair on the same operands becomes one
 //    64-bit multiply-add with carry (IMAD.WIDE.U32.X) instead of two multiplies and two carry additions.
 //    Squaring is a multiplication here.
-enum class mont_mul { sos, cios, even_odd, paired };
+//  - hybrid: the 2N-word product on the double-precision units (48-bit limbs, mul_hybrid below), the
+//    reduction on the integer multiply-add units in paired rows: the two halves of a multiplication load
+//    two different pipes, which the other schedules leave one of idle. Squaring is a multiplication here.
+enum class mont_mul { sos, cios, even_odd, paired, hybrid };
 
 // |Inline| picks inlined or called multiplication (see mul_outline); both have the same layout.
 template <class HostField, bool Inline = (HostField::N <= 4), mont_mul Kind = mont_mul::sos>
@@ -439,8 +469,157 @@ CUZK_UNROLL
         return r;
     }
 
+    // --- hybrid: the product in double precision, the reduction in integer rows -------------------------
+    //
+    // Why: on an H200 a paired multiplication is bound by its 64-bit integer multiply-adds (IMAD.WIDE,
+    // half the integer rate), while the double-precision pipe (64 fused multiply-adds per SM and clock)
+    // idles. Here the a*b product goes to that pipe and only the Montgomery reduction (N rows of m p)
+    // stays on the integer one; the scheduler overlaps one warp's product with another's reduction.
+    //
+    // Limbs: K = ceil(32N / 48) limbs of 48 bits, exact in a double. A product a_i b_j < 2^96 is split
+    // exactly: s' = fma(a_i, b_j, s) rounds to a multiple of 2^48 because s stays in [2^100, 2^101)
+    // (it starts at 2^100 and gains at most K 2^96 < 2^99), d = s - s' is exact (same binade), and
+    // lo = fma(a_i, b_j, d) = a_i b_j - round(a_i b_j) is an exact integer, |lo| <= 2^47. Column k keeps
+    // s_k (its rounded parts, biased by 2^100) and l_k (its remainders, |l_k| <= K 2^47); its value in
+    // units of 2^(48k) is col_k = l_k + (s_{k-1} - 2^100) / 2^48, in [-2^50, 3 2^50). One more fma
+    // forms col_k + 2^52 + 2^50 exactly, in [2^52, 2^53), so its bit pattern minus 0x4334 0000 0000 0000
+    // is col_k as a 64-bit integer. Integer carries over the columns then give the 2N words.
+    static constexpr int HYBRID_LIMBS = (32 * N + 47) / 48;
+
+    // Limb k (bits 48k .. 48k+47) as a double: the bits under the exponent of 2^52, minus 2^52.
+    static CUZK_HD_INLINE void to_limbs48(const dev_field& a, double (&x)[HYBRID_LIMBS]) {
+        constexpr double TWO52 = 4503599627370496.0;
+        auto word = [&](int i) -> uint32_t { return i < N ? a.v[i] : 0u; };
+CUZK_UNROLL
+        for (int k = 0; k < HYBRID_LIMBS; ++k) {
+            const int w = (48 * k) / 32;  // first word; the limb starts at bit 0 (k even) or 16 (k odd)
+            uint32_t lo, hi;
+            if (k % 2 == 0) {
+                lo = word(w);
+                hi = word(w + 1) & 0xffffu;
+            } else {
+                lo = (word(w) >> 16) | (word(w + 1) << 16);
+                hi = word(w + 1) >> 16;
+            }
+            x[k] = f64::add(f64::from_words(0x43300000u | hi, lo), -TWO52);
+        }
+    }
+
+    // The 2N-word product a b (< 2^(64N)) from the double-precision columns.
+    static CUZK_HD_INLINE void product_fp64(const dev_field& a, const dev_field& b, uint32_t (&t)[2 * N]) {
+        constexpr int K = HYBRID_LIMBS;
+        constexpr double TWO100 = 1267650600228229401496703205376.0;  // 2^100
+        constexpr double TWO50 = 1125899906842624.0;
+        constexpr double TWO_M48 = 1.0 / 281474976710656.0;          // 2^-48
+        double x[K], y[K];
+        to_limbs48(a, x);
+        to_limbs48(b, y);
+        int64_t col[2 * K];
+        double s_prev = TWO100;  // column -1 holds nothing
+CUZK_UNROLL
+        for (int k = 0; k < 2 * K - 1; ++k) {
+            double s = TWO100, l = 0.0;
+CUZK_UNROLL
+            for (int i = 0; i < K; ++i) {  // a fixed trip count, so that nvcc unrolls both loops
+                if (k - i < 0 || k - i >= K) continue;
+                const double s2 = f64::fma(x[i], y[k - i], s);
+                const double d = f64::add(s, -s2);
+                l = f64::add(l, f64::fma(x[i], y[k - i], d));
+                s = s2;
+            }
+            col[k] = f64::bits(f64::fma(s_prev, TWO_M48, f64::add(l, TWO50))) - int64_t(0x4334000000000000);
+            s_prev = s;
+        }
+        col[2 * K - 1] = f64::bits(f64::fma(s_prev, TWO_M48, TWO50)) - int64_t(0x4334000000000000);
+        // Carries: piece k is bits 48k .. 48k+47 of the product.
+        uint64_t piece[2 * K];
+        int64_t carry = 0;
+CUZK_UNROLL
+        for (int k = 0; k < 2 * K; ++k) {
+            const int64_t v = col[k] + carry;
+            piece[k] = uint64_t(v) & 0xffffffffffffull;
+            carry = v >> 48;
+        }
+CUZK_UNROLL
+        for (int w = 0; w < 2 * N; ++w) {
+            const int k = (32 * w) / 48, off = 32 * w - 48 * k;  // off is 0, 16 or 32
+            if (off == 0) t[w] = uint32_t(piece[k]);
+            else if (off == 16) t[w] = uint32_t(piece[k] >> 16);
+            else t[w] = uint32_t(piece[k] >> 32) | (k + 1 < 2 * K ? uint32_t(piece[k + 1] << 16) : 0u);
+        }
+    }
+
+    // One reduction row of the paired form: t = E + O + c (c a carry into word 0, 0 or 1) gets m p added,
+    // m making word 0 vanish, and is shifted down one word. Same chains and bounds as paired_row without
+    // its x y_i half: t < 2^(32N) at each row's start, so t + m p < 2^(32(N+1)).
+    static CUZK_HD_INLINE void reduce_row(uint32_t (&E)[N + 1], uint32_t (&O)[N + 1], uint32_t& c) {
+        constexpr auto P = W::modulus();
+        constexpr uint32_t INV = W::inv();
+        const uint32_t m = (E[0] + O[0] + c) * INV;
+        (void)ptx::add_cc(c, 0xffffffffu);  // carry flag = c
+        E[0] = ptx::madc_lo_cc(m, P.w[0], E[0]);
+        E[1] = ptx::madc_hi_cc(m, P.w[0], E[1]);
+CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            E[j] = ptx::madc_lo_cc(m, P.w[j], E[j]);
+            E[j + 1] = ptx::madc_hi_cc(m, P.w[j], E[j + 1]);
+        }
+        E[N] = ptx::addc(E[N], 0);
+        O[1] = ptx::mad_lo_cc(m, P.w[1], O[1]);
+        O[2] = ptx::madc_hi_cc(m, P.w[1], O[2]);
+CUZK_UNROLL
+        for (int j = 3; j < N - 1; j += 2) {
+            O[j] = ptx::madc_lo_cc(m, P.w[j], O[j]);
+            O[j + 1] = ptx::madc_hi_cc(m, P.w[j], O[j + 1]);
+        }
+        O[N - 1] = ptx::madc_lo_cc(m, P.w[N - 1], O[N - 1]);
+        O[N] = ptx::madc_hi(m, P.w[N - 1], O[N]);
+        (void)ptx::add_cc(E[0], O[0]);
+        c = ptx::addc(0, 0);
+CUZK_UNROLL
+        for (int j = 0; j < N; ++j) {
+            E[j] = E[j + 1];
+            O[j] = O[j + 1];
+        }
+        E[N] = O[N] = 0;
+    }
+
+    // Montgomery: with T = H 2^(32N) + L, the reduction's multiples of p depend on L alone, so N rows over L
+    // give u = (L + M p) / 2^(32N) <= p, and the result is H + u < 2p (H < p / 2 for both fields, as
+    // T < p^2), made canonical by one subtraction: the same value as every other schedule.
+    static CUZK_HD_INLINE dev_field mul_hybrid(const dev_field& a, const dev_field& b) {
+        static_assert(N % 2 == 0 && N >= 4);
+        uint32_t t[2 * N];
+        product_fp64(a, b, t);
+        uint32_t A[N + 1], B[N + 1], c = 0;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            A[i] = t[i];
+            B[i] = 0;
+        }
+        A[N] = B[N] = 0;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            if (i % 2 == 0) reduce_row(A, B, c);
+            else reduce_row(B, A, c);
+        }
+        dev_field r;
+        (void)ptx::add_cc(c, 0xffffffffu);
+        r.v[0] = ptx::addc_cc(A[0], B[0]);
+CUZK_UNROLL
+        for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(A[i], B[i]);
+        r.v[N - 1] = ptx::addc(A[N - 1], B[N - 1]);
+        r.v[0] = ptx::add_cc(r.v[0], t[N]);
+CUZK_UNROLL
+        for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(r.v[i], t[N + i]);
+        r.v[N - 1] = ptx::addc(r.v[N - 1], t[2 * N - 1]);
+        reduce_once(r.v);
+        return r;
+    }
+
     static CUZK_HD_INLINE dev_field mul_scheduled(const dev_field& a, const dev_field& b) {
         if constexpr (Kind == mont_mul::paired) return mul_paired(a, b);
+        else if constexpr (Kind == mont_mul::hybrid) return mul_hybrid(a, b);
         else if constexpr (Kind == mont_mul::cios) return mul_cios(a, b);
         else if constexpr (Kind == mont_mul::even_odd) return mul_even_odd(a, b);
         else return mul_inline(a, b);
@@ -494,6 +673,7 @@ CUZK_UNROLL
     static CUZK_HD_NOINLINE dev_field sqr_outline(const dev_field a) { return a.sqr_scheduled(); }
     CUZK_HD_INLINE dev_field sqr_scheduled() const {
         if constexpr (Kind == mont_mul::paired) return mul_paired(*this, *this);
+        else if constexpr (Kind == mont_mul::hybrid) return mul_hybrid(*this, *this);
         else return sqr_inline();
     }
     CUZK_HD_INLINE friend dev_field operator*(const dev_field& a, const dev_field& b) {
@@ -612,16 +792,23 @@ CUZK_UNROLL
 };
 
 // The schedule the backend's kernels use: paired, the fastest measured (see the top of this file).
-// CUZK_DEVICE_MUL (a mont_mul name, e.g. -DCUZK_DEVICE_MUL=sos in
-// CMAKE_CUDA_FLAGS) overrides it for a whole build, so whole MSMs and NTTs can be timed under another one.
+// CUZK_DEVICE_MUL (a mont_mul name, e.g. -DCUZK_DEVICE_MUL=sos in CMAKE_CUDA_FLAGS) overrides it for a whole
+// build, so whole MSMs and NTTs can be timed under another one; CUZK_DEVICE_MUL_FP and CUZK_DEVICE_MUL_FR
+// override it for one field (Fp: the MSMs; Fr: the NTTs and H).
 #ifndef CUZK_DEVICE_MUL
 #define CUZK_DEVICE_MUL paired
 #endif
-using dev_fp = dev_field<ff::fp_t, false, mont_mul::CUZK_DEVICE_MUL>;
-using dev_fr = dev_field<ff::fr_t, true, mont_mul::CUZK_DEVICE_MUL>;
+#ifndef CUZK_DEVICE_MUL_FP
+#define CUZK_DEVICE_MUL_FP CUZK_DEVICE_MUL
+#endif
+#ifndef CUZK_DEVICE_MUL_FR
+#define CUZK_DEVICE_MUL_FR CUZK_DEVICE_MUL
+#endif
+using dev_fp = dev_field<ff::fp_t, false, mont_mul::CUZK_DEVICE_MUL_FP>;
+using dev_fr = dev_field<ff::fr_t, true, mont_mul::CUZK_DEVICE_MUL_FR>;
 // dev_fp with its multiplications inlined (same layout): for the MSM's accumulation kernel, where the bucket
 // step then fits in 140 registers without the calls' argument moves (cuzk_bench_gpu_field).
-using dev_fp_inlined = dev_field<ff::fp_t, true, mont_mul::CUZK_DEVICE_MUL>;
+using dev_fp_inlined = dev_field<ff::fp_t, true, mont_mul::CUZK_DEVICE_MUL_FP>;
 
 // Fp2 = Fp[u] / (u^2 + 1), the same layout as ff::fp2_t (c0 then c1).
 struct alignas(16) dev_fp2 {
