@@ -96,29 +96,43 @@ TEST(DeviceFieldOnHost, EveryMultiplicationScheduleMatchesTheCpuField) {
     check_field<cuda::dev_field<ff::fr_t, true, mont_mul::paired>, ff::fr_t>(30, 17);
     check_field<cuda::dev_field<ff::fp_t, false, mont_mul::hybrid>, ff::fp_t>(30, 18);
     check_field<cuda::dev_field<ff::fr_t, true, mont_mul::hybrid>, ff::fr_t>(30, 19);
+    check_field<cuda::dev_field<ff::fp_t, false, mont_mul::karatsuba>, ff::fp_t>(30, 20);
+    check_field<cuda::dev_field<ff::fr_t, true, mont_mul::karatsuba>, ff::fr_t>(30, 21);
 }
 
-// The hybrid schedule's double-precision product at the extremes of its bounds: operands whose 48-bit
-// limbs are all ones (p - 1 and the largest elements below p with long runs of set bits) and all-but-top
-// limbs set, where the columns reach their largest sums and the rounding of each split is a tie or close.
-TEST(DeviceFieldOnHost, HybridProductAtItsBounds) {
-    using D = cuda::dev_field<ff::fp_t, false, cuda::mont_mul::hybrid>;
+// The hybrid and karatsuba products at the extremes of their bounds: operands whose limbs are nearly all
+// ones (p - 1, and elements below 2^380 with most bits set), where hybrid's double-precision columns reach
+// their largest sums, and operands whose two halves are equal or differ in either direction, where
+// karatsuba's middle difference is zero or changes sign; products and squares both.
+template <cuda::mont_mul Kind>
+void check_wide_products_at_bounds(uint64_t seed) {
+    using D = cuda::dev_field<ff::fp_t, false, Kind>;
     using R = cuda::dev_field<ff::fp_t, false, cuda::mont_mul::sos>;
-    std::vector<ff::fp_t> xs{-ff::fp_t::one()};
-    std::mt19937_64 rng(20);
-    for (int i = 0; i < 200; ++i) {
-        // Random integers with most bits set, kept below p by clearing the top bits (canonical input).
-        auto r = ff::fp_t::random(rng);
-        D d = to_dev<D>(r);
-        for (int w = 0; w < D::N; ++w) d.v[w] |= (i % 2 ? 0xffff0000u : 0x0000ffffu) | uint32_t(rng());
-        d.v[D::N - 1] &= 0x0fffffffu;  // < 2^380 < p
+    constexpr int H = D::N / 2;
+    std::vector<ff::fp_t> xs{-ff::fp_t::one(), ff::fp_t::zero(), ff::fp_t::one()};
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < 120; ++i) {
+        D d = to_dev<D>(ff::fp_t::random(rng));
+        if (i % 3 == 2) {
+            d.v[H - 1] &= 0x0fffffffu;  // so that the mask below keeps the halves as they are made here
+            for (int w = 0; w < H; ++w) d.v[H + w] = d.v[w];  // equal halves
+            d.v[H] ^= uint32_t(i % 2);                     // or halves one apart
+        } else {
+            for (int w = 0; w < D::N; ++w) d.v[w] |= (i % 2 ? 0xffff0000u : 0x0000ffffu) | uint32_t(rng());
+        }
+        d.v[D::N - 1] &= 0x0fffffffu;  // < 2^380 < p: canonical
         xs.push_back(to_host<ff::fp_t>(d));
     }
-    for (const auto& a : xs)
-        for (const auto& b : xs) {
-            const R ra = to_dev<R>(a), rb = to_dev<R>(b);
-            ASSERT_EQ(to_host<ff::fp_t>(to_dev<D>(a) * to_dev<D>(b)), to_host<ff::fp_t>(ra * rb));
-        }
+    for (const auto& a : xs) {
+        ASSERT_EQ(to_host<ff::fp_t>(to_dev<D>(a).sqr()), to_host<ff::fp_t>(to_dev<R>(a).sqr()));
+        for (const auto& b : xs)
+            ASSERT_EQ(to_host<ff::fp_t>(to_dev<D>(a) * to_dev<D>(b)), to_host<ff::fp_t>(to_dev<R>(a) * to_dev<R>(b)));
+    }
+}
+
+TEST(DeviceFieldOnHost, HybridAndKaratsubaProductsAtTheirBounds) {
+    check_wide_products_at_bounds<cuda::mont_mul::hybrid>(20);
+    check_wide_products_at_bounds<cuda::mont_mul::karatsuba>(21);
 }
 
 TEST(DeviceFieldOnHost, Fp2MatchesTheCpuField) { check_field<cuda::dev_fp2, ff::fp2_t>(15, 3); }

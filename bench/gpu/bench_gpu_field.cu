@@ -60,6 +60,45 @@ __global__ void __launch_bounds__(THREADS) bucket_chain_kernel(const cuda::dev_a
     out[t] = acc;
 }
 
+// Issue rates of the two multiply pipes the schedules use, alone and together: CHAINS independent chains per
+// thread of 64-bit integer multiply-adds (mad.wide.u32, which ptxas emits as IMAD.WIDE.U32) and of double
+// fused multiply-adds (DFMA). Mixed runs both kinds in one loop: if the pipes are independent it takes as
+// long as the slower kind alone, if they share issue or a unit it takes the sum.
+constexpr int CHAINS = 8;
+template <bool Int, bool Fp64>
+__global__ void __launch_bounds__(THREADS) pipe_kernel(uint32_t seed, int iters, uint64_t* out_i, double* out_d) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    uint64_t ai[CHAINS];
+    double ad[CHAINS];
+    const uint32_t m = seed | 1u;
+    const double dm = 1.0 + double(seed & 0xff) * 1e-9, dc = double(seed & 0xf) * 1e-3;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) {
+        ai[c] = t + c;
+        ad[c] = double(t + c);
+    }
+    for (int i = 0; i < iters; ++i) {
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) {
+            if constexpr (Int) {
+                uint64_t r;
+                asm volatile("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(uint32_t(ai[c])), "r"(m), "l"(ai[c]));
+                ai[c] = r;
+            }
+            if constexpr (Fp64) ad[c] = __fma_rn(ad[c], dm, dc);
+        }
+    }
+    uint64_t si = 0;
+    double sd = 0;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) {
+        si += ai[c];
+        sd += ad[c];
+    }
+    out_i[t] = si;
+    out_d[t] = sd;
+}
+
 struct result {
     std::string what;
     int regs;
@@ -245,6 +284,8 @@ int main(int argc, char** argv) {
         time_mul_variant<fp_as<true, mont_mul::paired>, ff::fp_t>("Fp mul, paired, inlined", xs, ys, ref, iters, reps);
         time_mul_variant<fp_as<false, mont_mul::hybrid>, ff::fp_t>("Fp mul, hybrid, called", xs, ys, ref, iters, reps);
         time_mul_variant<fp_as<true, mont_mul::hybrid>, ff::fp_t>("Fp mul, hybrid, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, mont_mul::karatsuba>, ff::fp_t>("Fp mul, karatsuba, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, mont_mul::karatsuba>, ff::fp_t>("Fp mul, karatsuba, inlined", xs, ys, ref, iters, reps);
     }
     {
         using fr_sos = cuda::dev_field<ff::fr_t, true, mont_mul::sos>;
@@ -256,6 +297,7 @@ int main(int argc, char** argv) {
         time_mul_variant<fr_as<true, mont_mul::even_odd>, ff::fr_t>("Fr mul, even_odd, inlined", xs, ys, ref, iters, reps);
         time_mul_variant<fr_as<true, mont_mul::paired>, ff::fr_t>("Fr mul, paired, inlined", xs, ys, ref, iters, reps);
         time_mul_variant<fr_as<true, mont_mul::hybrid>, ff::fr_t>("Fr mul, hybrid, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, mont_mul::karatsuba>, ff::fr_t>("Fr mul, karatsuba, inlined", xs, ys, ref, iters, reps);
     }
     {
         // 4096 random "points", read through the cache as the MSM's gathers are.
@@ -282,7 +324,35 @@ int main(int argc, char** argv) {
         BUCKET_VARIANT(true, paired, "G1 bucket += affine, paired, inlined")
         BUCKET_VARIANT(false, hybrid, "G1 bucket += affine, hybrid, called")
         BUCKET_VARIANT(true, hybrid, "G1 bucket += affine, hybrid, inlined")
+        BUCKET_VARIANT(false, karatsuba, "G1 bucket += affine, karatsuba, called")
+        BUCKET_VARIANT(true, karatsuba, "G1 bucket += affine, karatsuba, inlined")
 #undef BUCKET_VARIANT
+    }
+
+    {
+        // Pipe rates in operations per SM per clock (the SM clock the device reports as its maximum).
+        int dev = 0, khz = 0;
+        BENCH_CHECK(cudaGetDevice(&dev));
+        BENCH_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+        uint64_t* oi = nullptr;
+        double* od = nullptr;
+        BENCH_CHECK(cudaMalloc(&oi, threads * sizeof(uint64_t)));
+        BENCH_CHECK(cudaMalloc(&od, threads * sizeof(double)));
+        const int piters = iters * 16;
+        auto pipe = [&](const char* name, auto kernel, int kinds) {
+            result r{name, 0, 0, 0, 0, 0};
+            attributes(kernel, r.regs, r.local_bytes, r.blocks_per_sm);
+            r.ms = best_ms(reps, [&] { kernel<<<unsigned(threads / THREADS), THREADS>>>(12345u, piters, oi, od); });
+            r.rate = double(threads) * piters * CHAINS * kinds / (r.ms * 1e-3);
+            results.push_back(r);
+            std::printf("%s: %.1f operations per SM per clock (%d SMs at %d MHz)\n", name,
+                        r.rate / (double(sms()) * khz * 1e3), sms(), khz / 1000);
+        };
+        pipe("pipe: IMAD.WIDE alone", pipe_kernel<true, false>, 1);
+        pipe("pipe: DFMA alone", pipe_kernel<false, true>, 1);
+        pipe("pipe: IMAD.WIDE and DFMA mixed (both counted)", pipe_kernel<true, true>, 2);
+        BENCH_CHECK(cudaFree(oi));
+        BENCH_CHECK(cudaFree(od));
     }
 
     std::printf("\n| operation | registers | local bytes | blocks/SM | time | rate |\n|---|---:|---:|---:|---:|---:|\n");

@@ -173,8 +173,11 @@ struct field_words {
 //    Squaring is a multiplication here.
 //  - hybrid: the 2N-word product on the double-precision units (48-bit limbs, mul_hybrid below), the
 //    reduction on the integer multiply-add units in paired rows: the two halves of a multiplication load
-//    two different pipes, which the other schedules leave one of idle. Squaring is a multiplication here.
-enum class mont_mul { sos, cios, even_odd, paired, hybrid };
+//    two different pipes, which the other schedules leave one of idle. Squaring computes each cross product once.
+//  - karatsuba: the product by one level of subtractive Karatsuba (three N/2-word products in even/odd
+//    accumulators), the reduction in paired rows as hybrid's: 3/4 of the product's multiply-adds.
+//    Squaring is a multiplication here.
+enum class mont_mul { sos, cios, even_odd, paired, hybrid, karatsuba };
 
 // |Inline| picks inlined or called multiplication (see mul_outline); both have the same layout.
 template <class HostField, bool Inline = (HostField::N <= 4), mont_mul Kind = mont_mul::sos>
@@ -505,7 +508,11 @@ CUZK_UNROLL
         }
     }
 
-    // The 2N-word product a b (< 2^(64N)) from the double-precision columns.
+    // The 2N-word product a b (< 2^(64N)) from the double-precision columns. Square (b == a): each cross
+    // product a_i a_j (i < j) once, against 2 a_j (exact, < 2^49): column k then holds at most K/2 cross
+    // products < 2^97 and one square, so s stays below 2^100 + 9 2^96 and col_k below 20 2^47: the bounds
+    // above still hold, with 36 products instead of 64 for Fp.
+    template <bool Square = false>
     static CUZK_HD_INLINE void product_fp64(const dev_field& a, const dev_field& b, uint32_t (&t)[2 * N]) {
         constexpr int K = HYBRID_LIMBS;
         constexpr double TWO100 = 1267650600228229401496703205376.0;  // 2^100
@@ -513,7 +520,12 @@ CUZK_UNROLL
         constexpr double TWO_M48 = 1.0 / 281474976710656.0;          // 2^-48
         double x[K], y[K];
         to_limbs48(a, x);
-        to_limbs48(b, y);
+        if constexpr (Square) {
+CUZK_UNROLL
+            for (int k = 0; k < K; ++k) y[k] = f64::add(x[k], x[k]);
+        } else {
+            to_limbs48(b, y);
+        }
         int64_t col[2 * K];
         double s_prev = TWO100;  // column -1 holds nothing
 CUZK_UNROLL
@@ -521,10 +533,12 @@ CUZK_UNROLL
             double s = TWO100, l = 0.0;
 CUZK_UNROLL
             for (int i = 0; i < K; ++i) {  // a fixed trip count, so that nvcc unrolls both loops
-                if (k - i < 0 || k - i >= K) continue;
-                const double s2 = f64::fma(x[i], y[k - i], s);
+                const int j = k - i;
+                if (j < 0 || j >= K || (Square && j < i)) continue;
+                const double yj = Square && j == i ? x[j] : y[j];  // a square's diagonal is not doubled
+                const double s2 = f64::fma(x[i], yj, s);
                 const double d = f64::add(s, -s2);
-                l = f64::add(l, f64::fma(x[i], y[k - i], d));
+                l = f64::add(l, f64::fma(x[i], yj, d));
                 s = s2;
             }
             col[k] = f64::bits(f64::fma(s_prev, TWO_M48, f64::add(l, TWO50))) - int64_t(0x4334000000000000);
@@ -584,13 +598,106 @@ CUZK_UNROLL
         E[N] = O[N] = 0;
     }
 
-    // Montgomery: with T = H 2^(32N) + L, the reduction's multiples of p depend on L alone, so N rows over L
-    // give u = (L + M p) / 2^(32N) <= p, and the result is H + u < 2p (H < p / 2 for both fields, as
-    // T < p^2), made canonical by one subtraction: the same value as every other schedule.
-    static CUZK_HD_INLINE dev_field mul_hybrid(const dev_field& a, const dev_field& b) {
+    // --- karatsuba: one level of subtractive Karatsuba for the product, paired rows for the reduction ----
+    //
+    // Why: paired is bound by its 64-bit multiply-adds (2 N^2 of them: N^2 for the product, N^2 for the
+    // reduction). Three half-size products instead of one full one take the product's share from N^2 to
+    // 3 N^2 / 4 (Fp: 288 -> 252 multiply-adds), for a few dozen carry additions on the other integer pipe.
+
+    // out = x y (2M words) as two accumulators of alternating low/high words (as mul_even_odd's product),
+    // so each low/high pair of one product is one IMAD.WIDE.U32.X.
+    template <int M>
+    static CUZK_HD_INLINE void product_even_odd(const uint32_t* x, const uint32_t* y, uint32_t (&out)[2 * M]) {
+        static_assert(M % 2 == 0 && M >= 4);
+        uint32_t o[2 * M];
+CUZK_UNROLL
+        for (int i = 0; i < 2 * M; ++i) out[i] = o[i] = 0;
+CUZK_UNROLL
+        for (int i = 0; i < M; ++i) {
+            out[i] = ptx::mad_lo_cc(x[0], y[i], out[i]);
+            out[i + 1] = ptx::madc_hi_cc(x[0], y[i], out[i + 1]);
+CUZK_UNROLL
+            for (int j = 2; j < M; j += 2) {
+                out[i + j] = ptx::madc_lo_cc(x[j], y[i], out[i + j]);
+                out[i + j + 1] = ptx::madc_hi_cc(x[j], y[i], out[i + j + 1]);
+            }
+            out[i + M] = ptx::addc(out[i + M], 0);
+            o[i + 1] = ptx::mad_lo_cc(x[1], y[i], o[i + 1]);
+CUZK_UNROLL
+            for (int j = 1; j < M - 2; j += 2) {
+                o[i + j + 1] = ptx::madc_hi_cc(x[j], y[i], o[i + j + 1]);
+                o[i + j + 2] = ptx::madc_lo_cc(x[j + 2], y[i], o[i + j + 2]);
+            }
+            if (i + M + 1 < 2 * M) {
+                o[i + M] = ptx::madc_hi_cc(x[M - 1], y[i], o[i + M]);
+                o[i + M + 1] = ptx::addc(o[i + M + 1], 0);
+            } else {
+                o[i + M] = ptx::madc_hi(x[M - 1], y[i], o[i + M]);
+            }
+        }
+        out[1] = ptx::add_cc(out[1], o[1]);
+CUZK_UNROLL
+        for (int i = 2; i < 2 * M - 1; ++i) out[i] = ptx::addc_cc(out[i], o[i]);
+        out[2 * M - 1] = ptx::addc(out[2 * M - 1], o[2 * M - 1]);
+    }
+
+    // |x - y| of M-word x, y; returns all ones when x < y, else 0.
+    template <int M>
+    static CUZK_HD_INLINE uint32_t abs_diff(const uint32_t* x, const uint32_t* y, uint32_t (&d)[M]) {
+        uint32_t e[M];
+        d[0] = ptx::sub_cc(x[0], y[0]);
+CUZK_UNROLL
+        for (int i = 1; i < M; ++i) d[i] = ptx::subc_cc(x[i], y[i]);
+        const uint32_t neg = ptx::subc(0, 0);
+        e[0] = ptx::sub_cc(y[0], x[0]);
+CUZK_UNROLL
+        for (int i = 1; i < M; ++i) e[i] = ptx::subc_cc(y[i], x[i]);
+CUZK_UNROLL
+        for (int i = 0; i < M; ++i) d[i] = neg ? e[i] : d[i];
+        return neg;
+    }
+
+    // T = a b (2N words) with a = a1 B^h + a0, b = b1 B^h + b0 (B = 2^32, h = N/2):
+    // a0 b1 + a1 b0 = z0 + z2 + (a0 - a1)(b1 - b0), where z0 = a0 b0, z2 = a1 b1, and the last product is
+    // |a0 - a1| |b1 - b0| with the sign of the two differences. The middle term is < 2 B^N: N + 1 words.
+    static CUZK_HD_INLINE void product_karatsuba(const dev_field& a, const dev_field& b, uint32_t (&t)[2 * N]) {
+        constexpr int H = N / 2;
+        uint32_t z0[N], z2[N], m[N], da[H], db[H];
+        product_even_odd<H>(a.v, b.v, z0);
+        product_even_odd<H>(a.v + H, b.v + H, z2);
+        const uint32_t sa = abs_diff<H>(a.v, a.v + H, da);
+        const uint32_t sb = abs_diff<H>(b.v + H, b.v, db);
+        product_even_odd<H>(da, db, m);
+        // mid = z0 + z2 -+ m: subtracting is adding the complement and one (the result is >= 0).
+        const uint32_t sub = sa ^ sb;
+        uint32_t mid[N + 1];
+        mid[0] = ptx::add_cc(z0[0], z2[0]);
+CUZK_UNROLL
+        for (int i = 1; i < N; ++i) mid[i] = ptx::addc_cc(z0[i], z2[i]);
+        mid[N] = ptx::addc(0, 0);
+        (void)ptx::add_cc(sub, sub);  // carry flag = (sub != 0): the +1 of the complement
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) mid[i] = ptx::addc_cc(mid[i], m[i] ^ sub);
+        mid[N] = ptx::addc(mid[N], sub);
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            t[i] = z0[i];
+            t[N + i] = z2[i];
+        }
+        t[H] = ptx::add_cc(t[H], mid[0]);
+CUZK_UNROLL
+        for (int i = 1; i <= N; ++i) t[H + i] = ptx::addc_cc(t[H + i], mid[i]);
+CUZK_UNROLL
+        for (int i = H + N + 1; i < 2 * N - 1; ++i) t[i] = ptx::addc_cc(t[i], 0);
+        t[2 * N - 1] = ptx::addc(t[2 * N - 1], 0);
+    }
+
+    // Montgomery reduction of a 2N-word product T < p^2 in paired rows: with T = H 2^(32N) + L, the
+    // reduction's multiples of p depend on L alone, so N rows over L give u = (L + M p) / 2^(32N) <= p, and
+    // the result is H + u < 2p (H < p / 2 for both fields, as T < p^2), made canonical by one subtraction:
+    // the same value as every other schedule.
+    static CUZK_HD_INLINE dev_field redc_paired(const uint32_t (&t)[2 * N]) {
         static_assert(N % 2 == 0 && N >= 4);
-        uint32_t t[2 * N];
-        product_fp64(a, b, t);
         uint32_t A[N + 1], B[N + 1], c = 0;
 CUZK_UNROLL
         for (int i = 0; i < N; ++i) {
@@ -617,9 +724,22 @@ CUZK_UNROLL
         return r;
     }
 
+    template <bool Square = false>
+    static CUZK_HD_INLINE dev_field mul_hybrid(const dev_field& a, const dev_field& b) {
+        uint32_t t[2 * N];
+        product_fp64<Square>(a, b, t);
+        return redc_paired(t);
+    }
+    static CUZK_HD_INLINE dev_field mul_karatsuba(const dev_field& a, const dev_field& b) {
+        uint32_t t[2 * N];
+        product_karatsuba(a, b, t);
+        return redc_paired(t);
+    }
+
     static CUZK_HD_INLINE dev_field mul_scheduled(const dev_field& a, const dev_field& b) {
         if constexpr (Kind == mont_mul::paired) return mul_paired(a, b);
         else if constexpr (Kind == mont_mul::hybrid) return mul_hybrid(a, b);
+        else if constexpr (Kind == mont_mul::karatsuba) return mul_karatsuba(a, b);
         else if constexpr (Kind == mont_mul::cios) return mul_cios(a, b);
         else if constexpr (Kind == mont_mul::even_odd) return mul_even_odd(a, b);
         else return mul_inline(a, b);
@@ -673,7 +793,8 @@ CUZK_UNROLL
     static CUZK_HD_NOINLINE dev_field sqr_outline(const dev_field a) { return a.sqr_scheduled(); }
     CUZK_HD_INLINE dev_field sqr_scheduled() const {
         if constexpr (Kind == mont_mul::paired) return mul_paired(*this, *this);
-        else if constexpr (Kind == mont_mul::hybrid) return mul_hybrid(*this, *this);
+        else if constexpr (Kind == mont_mul::hybrid) return mul_hybrid<true>(*this, *this);
+        else if constexpr (Kind == mont_mul::karatsuba) return mul_karatsuba(*this, *this);
         else return sqr_inline();
     }
     CUZK_HD_INLINE friend dev_field operator*(const dev_field& a, const dev_field& b) {
