@@ -604,41 +604,39 @@ CUZK_UNROLL
     // reduction). Three half-size products instead of one full one take the product's share from N^2 to
     // 3 N^2 / 4 (Fp: 288 -> 252 multiply-adds), for a few dozen carry additions on the other integer pipe.
 
-    // out = x y (2M words) as two accumulators of alternating low/high words (as mul_even_odd's product),
-    // so each low/high pair of one product is one IMAD.WIDE.U32.X.
+    // out = x y (2M words) as two accumulators, each chain alternating the low and high words of its
+    // products, so each low/high pair of one product is one IMAD.WIDE.U32.X. That instruction's 64-bit
+    // addend is an aligned register pair, so A only ever takes chains whose pairs start at even words and B
+    // chains whose pairs start at odd words: in row i the products x_j y_i with i + j even go to A, the others
+    // to B (the two swap which j they take from row to row, as paired does), and ptxas needs no moves to
+    // realign them. A chain's carry lands in the word after it, which holds at most the previous row's carry.
     template <int M>
     static CUZK_HD_INLINE void product_even_odd(const uint32_t* x, const uint32_t* y, uint32_t (&out)[2 * M]) {
         static_assert(M % 2 == 0 && M >= 4);
-        uint32_t o[2 * M];
+        uint32_t B[2 * M];
 CUZK_UNROLL
-        for (int i = 0; i < 2 * M; ++i) out[i] = o[i] = 0;
+        for (int i = 0; i < 2 * M; ++i) out[i] = B[i] = 0;
+        // One chain of row i: products x_j y_i for j = j0, j0 + 2, ... into acc at words i + j, i + j + 1.
+        auto chain = [&](uint32_t(&acc)[2 * M], int i, int j0) {
+            acc[i + j0] = ptx::mad_lo_cc(x[j0], y[i], acc[i + j0]);
+            acc[i + j0 + 1] = ptx::madc_hi_cc(x[j0], y[i], acc[i + j0 + 1]);
+CUZK_UNROLL
+            for (int j = j0 + 2; j < M; j += 2) {
+                acc[i + j] = ptx::madc_lo_cc(x[j], y[i], acc[i + j]);
+                acc[i + j + 1] = ptx::madc_hi_cc(x[j], y[i], acc[i + j + 1]);
+            }
+            const int end = i + j0 + M;  // the word after the chain's last pair
+            if (end < 2 * M) acc[end] = ptx::addc(acc[end], 0);  // else the product's top: no carry comes out
+        };
 CUZK_UNROLL
         for (int i = 0; i < M; ++i) {
-            out[i] = ptx::mad_lo_cc(x[0], y[i], out[i]);
-            out[i + 1] = ptx::madc_hi_cc(x[0], y[i], out[i + 1]);
-CUZK_UNROLL
-            for (int j = 2; j < M; j += 2) {
-                out[i + j] = ptx::madc_lo_cc(x[j], y[i], out[i + j]);
-                out[i + j + 1] = ptx::madc_hi_cc(x[j], y[i], out[i + j + 1]);
-            }
-            out[i + M] = ptx::addc(out[i + M], 0);
-            o[i + 1] = ptx::mad_lo_cc(x[1], y[i], o[i + 1]);
-CUZK_UNROLL
-            for (int j = 1; j < M - 2; j += 2) {
-                o[i + j + 1] = ptx::madc_hi_cc(x[j], y[i], o[i + j + 1]);
-                o[i + j + 2] = ptx::madc_lo_cc(x[j + 2], y[i], o[i + j + 2]);
-            }
-            if (i + M + 1 < 2 * M) {
-                o[i + M] = ptx::madc_hi_cc(x[M - 1], y[i], o[i + M]);
-                o[i + M + 1] = ptx::addc(o[i + M + 1], 0);
-            } else {
-                o[i + M] = ptx::madc_hi(x[M - 1], y[i], o[i + M]);
-            }
+            chain(out, i, i % 2);        // pairs at even words
+            chain(B, i, 1 - i % 2);      // pairs at odd words
         }
-        out[1] = ptx::add_cc(out[1], o[1]);
+        out[1] = ptx::add_cc(out[1], B[1]);
 CUZK_UNROLL
-        for (int i = 2; i < 2 * M - 1; ++i) out[i] = ptx::addc_cc(out[i], o[i]);
-        out[2 * M - 1] = ptx::addc(out[2 * M - 1], o[2 * M - 1]);
+        for (int i = 2; i < 2 * M - 1; ++i) out[i] = ptx::addc_cc(out[i], B[i]);
+        out[2 * M - 1] = ptx::addc(out[2 * M - 1], B[2 * M - 1]);
     }
 
     // |x - y| of M-word x, y; returns all ones when x < y, else 0.
