@@ -11,7 +11,11 @@
 // in Fr 1.36x as fast as separated operand scanning (sos: 2N-word product, then reduction), whose separate
 // low and high chains cost an IMAD plus a carry-propagating IADD3.X per word (cuzk_bench_gpu_field and
 // BENCHMARKS.md). The sos squaring (cross products once) is kept for the sos schedule; under paired a
-// square is a multiplication.
+// square is a multiplication. Paired keeps the H200's 64-bit multiply-add pipe 96 % busy (ncu), so a
+// faster multiplication needs fewer IMAD.WIDE or another pipe: karatsuba (13 % fewer) multiplies 3 % faster
+// alone but costs registers where several multiplications interleave (G1 MSM accumulation 4-9 % slower);
+// hybrid moves the product to the FP64 units, but on an H200 those share issue with IMAD (their busy
+// fractions add up to ~94 %), so it is 8 % slower. Both are kept, tested and timed for other GPUs.
 // Carry chains are one PTX instruction per asm statement, in program order (asm volatile keeps the
 // order, and nothing between them touches the carry flag), as sppark does.
 #pragma once
