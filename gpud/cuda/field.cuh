@@ -399,8 +399,6 @@ CUZK_UNROLL
     // so neither carries out of word N.
     static CUZK_HD_INLINE void paired_row(uint32_t (&E)[N + 1], uint32_t (&O)[N + 1], uint32_t& c,
                                           const uint32_t (&x)[N], uint32_t y, bool first) {
-        constexpr auto P = W::modulus();
-        constexpr uint32_t INV = W::inv();
         if (first) {
             E[0] = ptx::mad_lo_cc(x[0], y, E[0]);
         } else {
@@ -424,8 +422,18 @@ CUZK_UNROLL
         O[N - 1] = ptx::madc_lo_cc(x[N - 1], y, O[N - 1]);
         O[N] = ptx::madc_hi(x[N - 1], y, O[N]);
 
-        const uint32_t m = (E[0] + O[0]) * INV;
-        E[0] = ptx::mad_lo_cc(m, P.w[0], E[0]);
+        add_mp_and_shift<false>(E, O, c, (E[0] + O[0]) * W::inv());
+    }
+
+    // The second half of a paired row: t += m p (even j of p into E, odd j into O, the chains of
+    // paired_row), then the carry out of word 0 (E[0] + O[0] is 0 or 2^32) into c and the shift down one
+    // word. CarryIn: the caller has set the carry flag, which E's chain adds at word 0.
+    template <bool CarryIn>
+    static CUZK_HD_INLINE void add_mp_and_shift(uint32_t (&E)[N + 1], uint32_t (&O)[N + 1], uint32_t& c,
+                                                uint32_t m) {
+        constexpr auto P = W::modulus();
+        if constexpr (CarryIn) E[0] = ptx::madc_lo_cc(m, P.w[0], E[0]);
+        else E[0] = ptx::mad_lo_cc(m, P.w[0], E[0]);
         E[1] = ptx::madc_hi_cc(m, P.w[0], E[1]);
 CUZK_UNROLL
         for (int j = 2; j < N; j += 2) {
@@ -453,6 +461,17 @@ CUZK_UNROLL
         E[N] = O[N] = 0;
     }
 
+    // The value E + O + c the paired rows leave (c a carry into word 0), as N words: it is < 2p.
+    static CUZK_HD_INLINE dev_field rows_sum(const uint32_t (&E)[N + 1], const uint32_t (&O)[N + 1], uint32_t c) {
+        dev_field r;
+        (void)ptx::add_cc(c, 0xffffffffu);
+        r.v[0] = ptx::addc_cc(E[0], O[0]);
+CUZK_UNROLL
+        for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(E[i], O[i]);
+        r.v[N - 1] = ptx::addc(E[N - 1], O[N - 1]);
+        return r;
+    }
+
     // Rows alternate which accumulator takes the even products: after the one-word shift, the word pairs
     // the odd chain wrote are where the next row's even chain reads its pairs, so the 64-bit register pairs
     // line up from row to row without moves.
@@ -466,12 +485,7 @@ CUZK_UNROLL
             if (i % 2 == 0) paired_row(A, B, c, a.v, b.v[i], i == 0);
             else paired_row(B, A, c, a.v, b.v[i], false);
         }
-        dev_field r;
-        (void)ptx::add_cc(c, 0xffffffffu);
-        r.v[0] = ptx::addc_cc(A[0], B[0]);
-CUZK_UNROLL
-        for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(A[i], B[i]);
-        r.v[N - 1] = ptx::addc(A[N - 1], B[N - 1]);
+        dev_field r = rows_sum(A, B, c);
         reduce_once(r.v);
         return r;
     }
@@ -571,35 +585,9 @@ CUZK_UNROLL
     // m making word 0 vanish, and is shifted down one word. Same chains and bounds as paired_row without
     // its x y_i half: t < 2^(32N) at each row's start, so t + m p < 2^(32(N+1)).
     static CUZK_HD_INLINE void reduce_row(uint32_t (&E)[N + 1], uint32_t (&O)[N + 1], uint32_t& c) {
-        constexpr auto P = W::modulus();
-        constexpr uint32_t INV = W::inv();
-        const uint32_t m = (E[0] + O[0] + c) * INV;
+        const uint32_t m = (E[0] + O[0] + c) * W::inv();
         (void)ptx::add_cc(c, 0xffffffffu);  // carry flag = c
-        E[0] = ptx::madc_lo_cc(m, P.w[0], E[0]);
-        E[1] = ptx::madc_hi_cc(m, P.w[0], E[1]);
-CUZK_UNROLL
-        for (int j = 2; j < N; j += 2) {
-            E[j] = ptx::madc_lo_cc(m, P.w[j], E[j]);
-            E[j + 1] = ptx::madc_hi_cc(m, P.w[j], E[j + 1]);
-        }
-        E[N] = ptx::addc(E[N], 0);
-        O[1] = ptx::mad_lo_cc(m, P.w[1], O[1]);
-        O[2] = ptx::madc_hi_cc(m, P.w[1], O[2]);
-CUZK_UNROLL
-        for (int j = 3; j < N - 1; j += 2) {
-            O[j] = ptx::madc_lo_cc(m, P.w[j], O[j]);
-            O[j + 1] = ptx::madc_hi_cc(m, P.w[j], O[j + 1]);
-        }
-        O[N - 1] = ptx::madc_lo_cc(m, P.w[N - 1], O[N - 1]);
-        O[N] = ptx::madc_hi(m, P.w[N - 1], O[N]);
-        (void)ptx::add_cc(E[0], O[0]);
-        c = ptx::addc(0, 0);
-CUZK_UNROLL
-        for (int j = 0; j < N; ++j) {
-            E[j] = E[j + 1];
-            O[j] = O[j + 1];
-        }
-        E[N] = O[N] = 0;
+        add_mp_and_shift<true>(E, O, c, m);
     }
 
     // --- karatsuba: one level of subtractive Karatsuba for the product, paired rows for the reduction ----
@@ -712,12 +700,7 @@ CUZK_UNROLL
             if (i % 2 == 0) reduce_row(A, B, c);
             else reduce_row(B, A, c);
         }
-        dev_field r;
-        (void)ptx::add_cc(c, 0xffffffffu);
-        r.v[0] = ptx::addc_cc(A[0], B[0]);
-CUZK_UNROLL
-        for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(A[i], B[i]);
-        r.v[N - 1] = ptx::addc(A[N - 1], B[N - 1]);
+        dev_field r = rows_sum(A, B, c);
         r.v[0] = ptx::add_cc(r.v[0], t[N]);
 CUZK_UNROLL
         for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(r.v[i], t[N + i]);
