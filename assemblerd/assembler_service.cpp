@@ -539,15 +539,7 @@ private:
         } else if (auto* r = std::get_if<ipc::partition_proof_msg>(&m)) {
             on_partition_proof(*r);
         } else if (auto* r = std::get_if<ipc::partition_failed_msg>(&m)) {
-            job* j = live_job(r->job_id);
-            if (!j || r->partition >= j->partitions.size()) return;
-            if (j->partitions[r->partition].state == partition_state::proved) return;
-            if (r->retryable) {
-                spdlog::warn("job {} partition {}: {} (dispatched again)", j->id, r->partition, r->error);
-                j->partitions[r->partition].state = partition_state::pending;
-            } else {
-                fail_job(*j, fmt::format("partition {}: {}", r->partition, r->error));
-            }
+            on_partition_failed(*r);
         } else if (auto* r = std::get_if<ipc::stage_hello_msg>(&m)) {
             on_hello(*r);
         } else {
@@ -607,6 +599,27 @@ private:
                  {{"partition", std::to_string(r.partition)}, {"worker", std::to_string(r.timings.worker)},
                   {"ms", std::to_string(r.timings.gpu_us / 1000)}});
         if (j->proved() == j->partitions.size()) complete(*j);
+    }
+
+    // Not retryable: the input is bad, the job fails. Retryable (a stage's problem: a GPU that failed, a slot
+    // taken away): dispatched again, until the partition has failed max_partition_attempts times; then the job
+    // fails with the last error, so a GPU that fails a partition every time (or one too large for its memory)
+    // ends the job instead of sending the partition round forever. The count is partition_progress's (in
+    // memory: an assemblerd restart starts it again, see job.hpp).
+    void on_partition_failed(const ipc::partition_failed_msg& r) {
+        job* j = live_job(r.job_id);
+        if (!j || r.partition >= j->partitions.size()) return;
+        auto& p = j->partitions[r.partition];
+        if (p.state == partition_state::proved) return;
+        if (!r.retryable) return fail_job(*j, fmt::format("partition {}: {}", r.partition, r.error));
+        ++p.failed_attempts;
+        const auto cap = config_.assemblerd.max_partition_attempts;
+        if (p.failed_attempts >= cap)
+            return fail_job(*j, fmt::format("partition {} failed {} times; last error: {}", r.partition,
+                                            p.failed_attempts, r.error));
+        spdlog::warn("job {} partition {}: {} (failed attempt {} of {}: dispatched again)", j->id, r.partition, r.error,
+                     p.failed_attempts, cap);
+        p.state = partition_state::pending;
     }
 
     // All partitions proved: verified on the verifier's thread (when configured), finished in on_verified.
@@ -734,9 +747,11 @@ private:
         auto& list = j["jobs"] = nlohmann::json::array();
         for (const auto& [id, job] : jobs_) {
             std::map<std::string, int> states;
+            std::uint64_t failed_attempts = 0;
             for (const auto& p : job.partitions) {
                 static const char* names[] = {"pending", "dispatched", "synthesized", "proved"};
                 ++states[names[static_cast<int>(p.state)]];
+                failed_attempts += p.failed_attempts;
             }
             nlohmann::json e{{"job", id},
                              {"state", ipc::to_string(job.state)},
@@ -744,7 +759,8 @@ private:
                              {"circuit", job.circuit()},
                              {"partitions_total", job.partitions.size()},
                              {"partitions_done", job.proved()},
-                             {"partitions", states}};
+                             {"partitions", states},
+                             {"failed_attempts", failed_attempts}};
             if (!job.request_id.empty()) e["request_id"] = job.request_id;
             if (!job.error.empty()) e["error"] = job.error;
             list.push_back(e);

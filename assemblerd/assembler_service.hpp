@@ -8,7 +8,9 @@
 // handed to synthd and not yet synthesized (so a later high-priority job overtakes the rest of a long one).
 // Anything a stage may have lost is dispatched again: on a new STAGE_HELLO from synthd, after a restart of
 // assemblerd itself (journal replay), and after partition_timeout_s without news of a partition. Duplicated
-// partition proofs are ignored, so re-dispatch never duplicates a job's result.
+// partition proofs are ignored, so re-dispatch never duplicates a job's result. A partition a stage failed
+// retryably (PARTITION_FAILED, a GPU's error) is dispatched again until it has failed
+// [assemblerd] max_partition_attempts times; then its job fails.
 #pragma once
 
 #include "daemon/config.hpp"

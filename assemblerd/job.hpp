@@ -21,6 +21,11 @@ struct partition_progress {
     partition_state state = partition_state::pending;
     std::uint64_t since_ms = 0;  // last news of it (dispatch, SLOT_READY): the re-dispatch timeout runs from here
     std::uint32_t dispatches = 0;
+    // Retryable PARTITION_FAILED reports (a device failure, a ring slot taken away): at [assemblerd]
+    // max_partition_attempts the job fails. In memory only, like the rest of the progress (not journaled): after
+    // an assemblerd restart the count starts again at 0, so a partition that keeps failing gets up to that many
+    // attempts again. Accepted: restarts are rare next to the failures the cap is for, and the job still ends.
+    std::uint32_t failed_attempts = 0;
     std::optional<std::array<std::byte, ipc::partition_proof_bytes>> proof;
 };
 

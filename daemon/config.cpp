@@ -65,6 +65,15 @@ public:
             out = static_cast<T>(v);
         }
     }
+    // An integer in 1..|hi| for a number of tries, where 0 would mean nothing: |why| says what is counted.
+    template <class T>
+    void count(const char* key, T& out, std::int64_t hi, std::string_view why) {
+        if (auto* node = find(key)) {
+            if (node->is_integer() && *node->value<std::int64_t>() == 0)
+                bad(*node, key, fmt::format("at least 1, not 0 ({})", why));
+            integer(key, out, 1, hi);
+        }
+    }
     void optional_integer(const char* key, std::optional<int>& out, int lo, int hi) {
         if (find(key)) {
             int v = 0;
@@ -143,6 +152,9 @@ config load_config(const std::filesystem::path& path) {
              r.number("partition_timeout_s", c.assemblerd.partition_timeout_s, 0.1, 1e7);
              r.number("result_ttl_s", c.assemblerd.result_ttl_s, 1, 1e9);
              r.integer("dispatch_window", c.assemblerd.dispatch_window, 0, max_u32);
+             r.count("max_partition_attempts", c.assemblerd.max_partition_attempts, 1 << 20,
+                     "the first attempt counts: 1 fails a job at its partition's first device failure, the default "
+                     "3 tries a partition three times");
              r.optional_integer("numa_node", c.assemblerd.numa_node, 0, 4095);
              r.text("cpus", c.assemblerd.cpus);
          }},

@@ -213,6 +213,10 @@ void cuda_backend::register_host_region(std::span<const std::byte> region) {
 
 size_t cuda_backend::host_region_bytes() const { return region_ ? region_->bytes() : 0; }
 
+// Not under |mu_|: the worker asking failed outside the kernels or has left them, and a worker inside them
+// must not delay the answer beyond the device's own queue (cudaDeviceSynchronize waits for it).
+std::string cuda_backend::device_lost() { return cuda::context_error(gpu_); }
+
 size_t cuda_backend::resident_sets() const {
     std::lock_guard lk(mu_);
     return resident_.size();

@@ -17,7 +17,8 @@
 //                does the same when destroyed). A range is always unpinned before its memory is freed.
 // B_G2 goes to the GPU by default: for a synthetic 32 GiB-shape partition on an H200 it took 255 ms there
 // against ~15 s on 16 CPU threads (BENCHMARKS.md).
-// Every CUDA failure throws cuda::cuda_error; the gpud worker fails the partition with its message.
+// Every CUDA failure throws cuda::cuda_error; the gpud worker fails the partition with its message, retryable
+// (a device_error), and asks device_lost() whether the context survived.
 #pragma once
 
 #include <cstddef>
@@ -65,6 +66,8 @@ public:
     // lock holder's kernels 48x slower beside a thread pinning in a loop; BENCHMARKS.md), so one at start
     // beats one per partition beside the other worker's kernels. One region; a second call replaces it.
     void register_host_region(std::span<const std::byte> region) override;
+    // The sticky error of GPU |gpu|'s context, or empty (cuda::context_error): no lock, not even the backend's.
+    std::string device_lost() override;
     // Bytes of the registered region (0 when none or refused).
     size_t host_region_bytes() const;
 

@@ -11,7 +11,9 @@
 #include <cstring>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "common/daemon/systemd_notify.hpp"
@@ -26,6 +28,8 @@
 #include "daemon/ring_setup.hpp"
 #include "daemon/service_pulse.hpp"
 #include "daemon/shutdown_signal.hpp"
+#include "gpud/fault_injection.hpp"
+#include "gpud/partition_failure.hpp"
 #include "gpud/proving_backend.hpp"
 #include "ipc/clock.hpp"
 #include "ipc/cuda_lock.hpp"
@@ -50,6 +54,19 @@ ipc::cuda_lock_options lock_options(const daemon::config& c) {
     return o;
 }
 
+// The backend [gpud] backend names, wrapped in the fault injector when CUZK_GPUD_INJECT_FAULTS asked for it
+// (a test facility: a warning says so, `cuzk status` shows "<backend>+faults").
+std::unique_ptr<proving_backend> backend_for(const daemon::config& c, const std::optional<fault_plan>& faults) {
+    auto backend = make_backend(c.gpud.backend, c.gpud.gpu,
+                                {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu});
+    if (!faults) return backend;
+    spdlog::warn("[gpud] {}={}: fault injection is on (a test facility): the {} step of the {} backend fails with "
+                 "injected CUDA errors{}; unset the variable to prove normally",
+                 fault_injection_variable, faults->text(), to_string(faults->step), backend->name(),
+                 faults->lost ? ", and the first one loses the CUDA context" : "");
+    return std::make_unique<fault_injecting_backend>(std::move(backend), *faults);
+}
+
 struct worker_state {
     std::atomic<std::uint64_t> job{0};
     std::atomic<std::int64_t> partition{-1};
@@ -59,12 +76,11 @@ struct worker_state {
 
 class gpu_service {
 public:
-    explicit gpu_service(const daemon::config& c)
+    gpu_service(const daemon::config& c, const std::optional<fault_plan>& faults)
         : config_(c),
           ring_(daemon::open_ring(c)),
           lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
-          backend_(make_backend(c.gpud.backend, c.gpud.gpu,
-                                {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu})),
+          backend_(backend_for(c, faults)),
           params_(c.gpud.params_dir),
           workers_(c.gpud.workers) {}
 
@@ -122,6 +138,7 @@ public:
     void worker(unsigned index) {
         auto rng = groth16::system_rng();
         auto& state = workers_[index];
+        // A lost device requests the shutdown too: no worker takes another slot.
         while (!daemon::shutdown_requested()) {
             auto claim = ring_.take_ready(100ms);
             if (!claim) continue;
@@ -147,12 +164,14 @@ public:
             spdlog::info("job {} partition {}: cancelled, slot {} freed unproved", job, part, slot);
             return;
         }
+        if (device_lost_) return leave_for_next_gpud(claim, worker, "before prepare");
         ipc::partition_proof_msg out;
         out.job_id = claim.job_id;
         out.partition = claim.partition;
         out.timings.gpu = static_cast<std::uint32_t>(config_.gpud.gpu);
         out.timings.worker = worker;
         // queue_us stays 0: the ring overwrites the READY time when the slot turns PROVING.
+        auto step = proving_step::prepare;  // the one running when something throws
         try {
             state.phase = "prepare";
             if (claim.payload_format != daemon::witness_format)
@@ -162,10 +181,14 @@ public:
             auto t = steady::now();
             auto work = backend_->prepare(witness.view, *params);
             out.timings.prep_us = us_since(t);
+            // No kernels on a device another worker found lost (they would fail, or worse, wait on it).
+            if (device_lost_) return leave_for_next_gpud(claim, worker, "after prepare");
 
+            step = proving_step::kernels;
             state.phase = "lock_wait";
             t = steady::now();
             auto guard = lock_.acquire();
+            if (device_lost_) return leave_for_next_gpud(claim, worker, "before the kernels");  // |guard| frees the lock
             out.timings.lock_wait_us = us_since(t);
             tl::emit(tl::event::lock_wait, job,
                      {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
@@ -182,6 +205,8 @@ public:
             const auto held = guard.release();
             if (held.lost) spdlog::warn("worker {}: the CUDA lock had been taken from this process (judged dead)", worker);
 
+            // Kernels that returned ran on a working device: the proof is good even if the device was lost since.
+            step = proving_step::tail;
             state.phase = "tail";
             t = steady::now();
             const auto pi = backend_->finish(*work, rng);
@@ -192,11 +217,8 @@ public:
                      {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.tail_us / 1000)}});
         } catch (const std::exception& e) {
-            // A witness or parameter problem is the job's (not retryable); the slot is freed either way.
-            spdlog::error("job {} partition {} (slot {}): {}", job, part, slot, e.what());
-            results_.push(ipc::partition_failed_msg{claim.job_id, claim.partition, false, e.what()});
-            (void)ring_.release(claim);
-            return;
+            // The lock guard is gone with the try block: the failure is handled without the CUDA lock.
+            return fail(claim, worker, classify_failure(e, config_.gpud.gpu, worker, step));
         }
         // The proof is queued before the slot is freed: if this process dies in between, the slot is
         // reclaimed READY and proved again (a duplicate the assembler ignores), never lost.
@@ -208,6 +230,42 @@ public:
             spdlog::warn("release of slot {} refused: {}", slot, ipc::to_string(status));
         spdlog::debug("job {} partition {} proved by worker {} in {} ms", job, part, worker,
                       us_since(picked) / 1000);
+    }
+
+    // A witness or parameter problem fails the job (not retryable); a device failure (device_error) sends the
+    // partition round again, and when the backend then finds the device lost, gpud stops: see on_device_lost.
+    // The slot is freed either way, after the failure was handed to ZeroMQ, as a proof is (so a gpud exiting
+    // right after still tells assemblerd).
+    void fail(const ipc::proving_claim& claim, unsigned worker, partition_failure failure) {
+        const std::string lost = failure.retryable ? backend_->device_lost() : std::string();
+        if (!lost.empty()) failure.message += fmt::format("; the device is lost ({}): gpud restarts", lost);
+        spdlog::error("job {} partition {} (slot {}): {}{}", claim.job_id, claim.partition, claim.slot, failure.message,
+                      failure.retryable ? " (retryable)" : "");
+        results_.push(ipc::partition_failed_msg{claim.job_id, claim.partition, failure.retryable, failure.message});
+        sent_before_release_.wait_for_flush();
+        (void)ring_.release(claim);
+        if (!lost.empty()) on_device_lost(worker, lost);
+    }
+
+    // A lost CUDA context fails every later call of this process, so gpud stops taking slots and exits with
+    // status 1 (a runtime failure): systemd's Restart=on-failure starts it again, with a new context. The
+    // workers leave the partitions they hold PROVING (leave_for_next_gpud) rather than prove them on the
+    // lost device; a worker already in the tail finishes it (its kernels ran on a working device).
+    void on_device_lost(unsigned worker, const std::string& why) {
+        if (device_lost_.exchange(true)) return;  // another worker saw the same loss first
+        spdlog::error("GPU {}: the CUDA context is lost ({}; found by worker {}): gpud takes no more slots and exits "
+                      "(status 1) so that systemd (Restart=on-failure) starts it with a new context",
+                      config_.gpud.gpu, why, worker);
+        daemon::request_shutdown();
+    }
+
+    // The slot stays PROVING under this process: once gpud has exited its pid is dead, and the next gpud (at
+    // its start, or any other gpud on the ring within a second) reclaims the slot READY (reclaim_dead) and
+    // proves the witness as it is, so nothing is reported and nothing is synthesized again.
+    void leave_for_next_gpud(const ipc::proving_claim& claim, unsigned worker, std::string_view when) {
+        spdlog::warn("job {} partition {} (slot {}): left PROVING by worker {} {}: the device is lost; the next gpud "
+                     "reclaims it",
+                     claim.job_id, claim.partition, claim.slot, worker, when);
     }
 
     void on_cancel(const ipc::cancel_msg& m) {
@@ -278,7 +336,12 @@ public:
         }
         daemon::notify_stopping();
         for (auto& t : threads) t.join();
+        // Whatever the workers queued last goes out within the socket's linger, before the context closes.
         for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+        if (device_lost_) {
+            spdlog::error("gpud exits with status 1: the CUDA context of GPU {} is lost", config_.gpud.gpu);
+            return 1;
+        }
         return 0;
     }
 
@@ -321,12 +384,15 @@ private:
     flush_gate sent_before_release_;
     mutable std::mutex cancel_mutex_;
     std::set<std::uint64_t> cancelled_;
+    std::atomic<bool> device_lost_{false};  // set once; the exit status is 1 from then on
 };
 
 }  // namespace
 
 int serve(const daemon::config& c) {
-    gpu_service service(c);
+    // Read once, before anything is opened: a malformed value is a configuration error (exit 2).
+    const auto faults = fault_plan_from_environment();
+    gpu_service service(c, faults);
     return service.run();
 }
 

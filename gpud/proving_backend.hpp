@@ -38,6 +38,11 @@ public:
     // before the first prepare; a backend that copies to a device may page-lock it here, once, instead of per
     // partition. Never throws: a region it cannot use is logged and ignored.
     virtual void register_host_region(std::span<const std::byte> /*region*/) {}
+    // Asked after a step threw a device_error: empty while the device still works, else why not. A lost
+    // device (a CUDA context spoiled by a sticky error: illegal address, launch failure, ...) fails every later
+    // partition, so gpud then exits for systemd to start it afresh. Called from a worker without the CUDA lock,
+    // possibly while another worker runs kernels; never throws. The CPU backend has no device to lose.
+    virtual std::string device_lost() { return {}; }
 };
 
 // The CUDA backend's settings ([gpud] keys; cuda_backend says what each does). The CPU backend has none.

@@ -26,6 +26,7 @@
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda_backend.hpp"
+#include "support/cuda_faults.hpp"
 
 using namespace cuzk;
 using namespace cuzk::groth16;
@@ -237,6 +238,43 @@ TEST(CudaBackend, FinishBeforeKernelsIsAnError) {
     auto work = gpu_backend().prepare(view_of(pa), k.setup.params);
     rng_fn rng = seeded(1);
     EXPECT_THROW(gpu_backend().finish(*work, rng), std::logic_error);
+}
+
+// A CUDA error that leaves the context usable (an allocation too large) is no lost device: device_lost() is
+// empty before and after it, and the backend goes on proving. (A sticky error would spoil the context of the
+// process for every later test in it; the lost context is exercised by test_pipeline_device_failures with
+// injected faults.)
+TEST(CudaBackend, AWorkingDeviceIsNotLostEvenAfterANonStickyError) {
+    SKIP_WITHOUT_GPU();
+    auto& be = gpu_backend();
+    EXPECT_EQ(be.device_lost(), "");
+    void* p = nullptr;
+    ASSERT_EQ(cudaMalloc(&p, size_t(1) << 60), cudaErrorMemoryAllocation);
+    EXPECT_EQ(be.device_lost(), "");
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // the probe cleared the allocation's error
+    const keys& k = keys_for("mul:64");
+    proving_assignment pa = synthesized("mul:64");
+    const proof pi = prove_with(be, view_of(pa), k.setup.params, 3);
+    EXPECT_TRUE(verify_proof(k.pvk, pi, circuits::make_circuit("mul:64")->public_inputs()));
+}
+
+// A sticky error (a kernel's store to an illegal address) spoils the process's CUDA context: from then on
+// device_lost() names the error, which is what makes gpud exit for a restart. In a death test's child process
+// (this binary run again for this test alone), since nothing recovers the context of the process it hits.
+TEST(CudaBackendDeathTest, AnIllegalAddressLosesTheDeviceAndDeviceLostNamesTheError) {
+    SKIP_WITHOUT_GPU();
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            gpud::cuda_backend be(0, true, 0);
+            if (!be.device_lost().empty()) std::_Exit(10);  // lost before the fault: not what is tested
+            const int e = test::provoke_illegal_address(0);
+            const std::string why = be.device_lost();
+            std::fprintf(stderr, "wait: %s; device_lost: %s\n", cudaGetErrorName(cudaError_t(e)), why.c_str());
+            std::_Exit(e == cudaErrorIllegalAddress && why.find("cudaErrorIllegalAddress") != std::string::npos ? 0
+                                                                                                             : 11);
+        },
+        ::testing::ExitedWithCode(0), "wait: cudaErrorIllegalAddress; device_lost: cudaErrorIllegalAddress");
 }
 
 // The pinned path step by step: ranges pinned in prepare (outside any lock), still pinned through the kernels,

@@ -84,6 +84,27 @@ TEST(DaemonConfig, ValuesAreRead) {
     EXPECT_TRUE(d.gpud.b_g2_on_gpu);
 }
 
+TEST(DaemonConfig, MaxPartitionAttemptsIsThreeByDefaultIsReadAndRefusesZero) {
+    EXPECT_EQ(daemon::load_config_or_defaults(std::nullopt).assemblerd.max_partition_attempts, 3u);
+    EXPECT_EQ(daemon::load_config(CUZK_SOURCE_DIR "/systemd/cuzk.example.toml").assemblerd.max_partition_attempts, 3u);
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("cuzk-config-attempts-" + std::to_string(::getpid()) + ".toml");
+    std::ofstream(path) << "[assemblerd]\nmax_partition_attempts = 5\n";
+    const auto c = daemon::load_config(path);
+    std::filesystem::remove(path);
+    EXPECT_EQ(c.assemblerd.max_partition_attempts, 5u);
+    const auto zero = error_of("[assemblerd]\nmax_partition_attempts = 0\n");
+    EXPECT_NE(zero.find(":2:26: [assemblerd] max_partition_attempts must be at least 1, not 0 (the first attempt "
+                        "counts"),
+              std::string::npos)
+        << zero;
+    const auto negative = error_of("[assemblerd]\nmax_partition_attempts = -2\n");
+    EXPECT_NE(negative.find("[assemblerd] max_partition_attempts must be an integer in 1..1048576"), std::string::npos)
+        << negative;
+    const auto text = error_of("[assemblerd]\nmax_partition_attempts = \"three\"\n");
+    EXPECT_NE(text.find("[assemblerd] max_partition_attempts must be an integer"), std::string::npos) << text;
+}
+
 TEST(DaemonConfig, MistakesNameFileLineAndKey) {
     EXPECT_NE(error_of("[ring]\nslotz = 4\n").find(":2:9: unknown key 'slotz' in [ring]"), std::string::npos)
         << error_of("[ring]\nslotz = 4\n");

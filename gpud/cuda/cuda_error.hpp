@@ -1,16 +1,17 @@
 // Errors of the CUDA backend, and the question "is there a GPU here", for code compiled without nvcc.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "gpud/device_error.hpp"
 
 namespace cuzk::cuda {
 
 // A failed CUDA call or kernel launch: the message names the call, where it was made and the CUDA
-// error string. A GPU error fails the work in hand; the caller decides whether to retry.
-class cuda_error : public std::runtime_error {
+// error string. A GPU error fails the work in hand; as a device_error, gpud reports the partition retryable.
+class cuda_error : public gpud::device_error {
 public:
-    using std::runtime_error::runtime_error;
+    using gpud::device_error::device_error;
 };
 
 // Number of usable CUDA devices; 0 (and |why| set) when the driver or a device is missing. Never throws.
@@ -19,5 +20,11 @@ int device_count(std::string* why = nullptr);
 std::string device_description(int device);
 // Waits for all work on |device|; throws cuda_error on an asynchronous failure.
 void synchronize(int device);
+// Empty while |device|'s CUDA context works; else the sticky error that spoiled it ("cudaErrorIllegalAddress
+// (an illegal memory access was encountered)"): an illegal address, a launch failure, ... come back from every
+// later call on the context, so only a new process recovers. Clears the thread's last error first (one already
+// thrown as a cuda_error is not the context's), then cudaDeviceSynchronize(), which also waits for the work
+// queued on the device by other threads. Takes no lock; never throws.
+std::string context_error(int device);
 
 }  // namespace cuzk::cuda

@@ -1,4 +1,4 @@
-// Device discovery and synchronisation (cuda_error.hpp).
+// Device discovery, synchronisation and the health of a device's context (cuda_error.hpp).
 #include <cstdio>
 
 #include "gpud/cuda/check.cuh"
@@ -36,6 +36,18 @@ std::string device_description(int device) {
 void synchronize(int device) {
     CUDA_OK(cudaSetDevice(device));
     CUDA_OK(cudaDeviceSynchronize());
+}
+
+std::string context_error(int device) {
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess) {
+        (void)cudaGetLastError();  // the error the caller caught, if it was not sticky, is not asked about
+        e = cudaDeviceSynchronize();  // a sticky error is returned again, by this and every later call
+    }
+    if (e == cudaSuccess) return {};
+    std::string why = std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+    (void)cudaGetLastError();
+    return why;
 }
 
 }  // namespace cuzk::cuda

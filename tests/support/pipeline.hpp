@@ -4,6 +4,8 @@
 // kill -9 / restart of any stage, and an independent check of every partition proof.
 // Several gpuds, one per GPU, as on a multi-GPU host: start("gpud", 1) starts "gpud-1" (--gpu 1, its own
 // CUDA lock, log gpud-1.log); "gpud" is GPU 0's. The other members take these instance names.
+// A stage can be started with variables added to its environment (gpud's CUZK_GPUD_INJECT_FAULTS), and a
+// stage that exits by itself is waited for with its exit status (wait_exit).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -48,6 +50,7 @@ struct pipeline_options {
     std::uint32_t max_pending_jobs = 64;
     std::uint64_t slot_bytes = 4 << 20;  // mul:16384 needs about 2.1 MB
     std::string gpud_backend{};          // [gpud] backend; empty: the default
+    std::uint32_t max_partition_attempts = 0;  // [assemblerd] max_partition_attempts; 0: the default
 };
 
 inline ipc::segment_location named(const std::string& name) {
@@ -90,6 +93,7 @@ slot_bytes = {7}
 [assemblerd]
 partition_timeout_s = {3}
 max_pending_jobs = {6}
+{10}
 [synthd]
 threads = {4}
 lookahead = 1
@@ -100,7 +104,10 @@ lock_name = "{8}"
 )",
                            dir_.string(), tag_, o.slots, o.partition_timeout_s, o.synth_threads, o.gpud_workers,
                            o.max_pending_jobs, o.slot_bytes, lock_name,
-                           o.gpud_backend.empty() ? "" : fmt::format("backend = \"{}\"", o.gpud_backend));
+                           o.gpud_backend.empty() ? "" : fmt::format("backend = \"{}\"", o.gpud_backend),
+                           o.max_partition_attempts == 0
+                               ? ""
+                               : fmt::format("max_partition_attempts = {}", o.max_partition_attempts));
     }
 
     // GPU 0's lock is the configuration's ([gpud] lock_name); another GPU's gpud reads a copy of the
@@ -145,8 +152,10 @@ lock_name = "{8}"
 
     pid_t pid(const std::string& stage) const { return pids_.at(stage); }
 
-    // Starts |stage| (gpud: on |gpu|) and waits until it answers STATUS_REQUEST.
-    void start(const std::string& stage_or_name, int gpu = 0) {
+    // Starts |stage| (gpud: on |gpu|), with |environment| added to the test's, and waits until it answers
+    // STATUS_REQUEST.
+    void start(const std::string& stage_or_name, int gpu = 0,
+               const std::map<std::string, std::string>& environment = {}) {
         const auto stage = instance(stage_or_name, gpu);  // start("gpud-1") is start("gpud", 1)
         gpu = gpu_of(stage);
         if (stage.starts_with("gpud")) {
@@ -165,6 +174,7 @@ lock_name = "{8}"
                 ::dup2(::fileno(f), STDOUT_FILENO);
                 ::dup2(::fileno(f), STDERR_FILENO);
             }
+            for (const auto& [name, value] : environment) ::setenv(name.c_str(), value.c_str(), 1);
             if (gpu != 0)
                 ::execl(binary(stage), binary(stage), "--config", config_file.c_str(), "--gpu", gpu_arg.c_str(),
                         static_cast<char*>(nullptr));
@@ -203,6 +213,20 @@ lock_name = "{8}"
         ::waitpid(it->second, &status, 0);
         pids_.erase(it);
         EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << stage << " did not stop cleanly:\n" << log_of(stage);
+    }
+
+    // Waits up to |limit| for |stage| to exit by itself; its exit status, or -1 when it is still running (it is
+    // then left to the destructor) or was ended by a signal.
+    int wait_exit(const std::string& stage, std::chrono::milliseconds limit = 30s) {
+        const pid_t pid = pids_.at(stage);
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        int status = 0;
+        while (::waitpid(pid, &status, WNOHANG) != pid) {
+            if (std::chrono::steady_clock::now() > deadline) return -1;
+            std::this_thread::sleep_for(10ms);
+        }
+        pids_.erase(stage);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
 
     bool answers(const std::string& stage) const {

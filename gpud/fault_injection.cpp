@@ -1,0 +1,121 @@
+#include "gpud/fault_injection.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdlib>
+
+#include "common/util/errors.hpp"
+#include "gpud/cuda/cuda_error.hpp"
+
+namespace cuzk::gpud {
+
+namespace {
+
+// The errors a real failure of each kind reports (cudaGetErrorName and cudaGetErrorString).
+constexpr std::string_view transient_error = "cudaErrorMemoryAllocation (out of memory)";
+constexpr std::string_view sticky_error = "cudaErrorIllegalAddress (an illegal memory access was encountered)";
+
+[[noreturn]] void malformed(std::string_view text, const std::string& what) {
+    throw input_error(fmt::format("{}='{}': {}; expected <prepare|kernels|tail>:<always|once|every=N>[,lost], e.g. "
+                                  "'kernels:every=2' (a test facility, see README \"Fault injection\"; unset it to "
+                                  "prove normally)",
+                                  fault_injection_variable, text, what));
+}
+
+}  // namespace
+
+bool fault_plan::fails(std::uint64_t n) const noexcept {
+    switch (when) {
+        case schedule::always: return true;
+        case schedule::once: return n == 1;
+        case schedule::every: return period != 0 && n % period == 0;
+    }
+    return false;
+}
+
+std::string fault_plan::text() const {
+    const std::string schedule_text = when == schedule::always ? "always"
+                                      : when == schedule::once ? "once"
+                                                               : fmt::format("every={}", period);
+    return fmt::format("{}:{}{}", to_string(step), schedule_text, lost ? ",lost" : "");
+}
+
+fault_plan parse_fault_plan(std::string_view text) {
+    fault_plan plan;
+    const auto colon = text.find(':');
+    if (colon == std::string_view::npos) malformed(text, "no ':' between the step and when it fails");
+    const auto step = text.substr(0, colon);
+    if (step == "prepare") plan.step = proving_step::prepare;
+    else if (step == "kernels") plan.step = proving_step::kernels;
+    else if (step == "tail") plan.step = proving_step::tail;
+    else malformed(text, fmt::format("step '{}' is not prepare, kernels or tail", step));
+
+    auto rest = text.substr(colon + 1);
+    const auto comma = rest.find(',');
+    const auto when = rest.substr(0, comma);
+    if (when == "always") {
+        plan.when = fault_plan::schedule::always;
+    } else if (when == "once") {
+        plan.when = fault_plan::schedule::once;
+    } else if (when.starts_with("every=")) {
+        const auto n = when.substr(6);
+        std::uint32_t period = 0;
+        const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), period);
+        if (n.empty() || ec != std::errc{} || end != n.data() + n.size() || period == 0)
+            malformed(text, fmt::format("every=N needs a whole number N of at least 1, not '{}'", n));
+        plan.when = fault_plan::schedule::every;
+        plan.period = period;
+    } else {
+        malformed(text, fmt::format("'{}' is not always, once or every=N", when));
+    }
+    if (comma != std::string_view::npos) {
+        const auto flag = rest.substr(comma + 1);
+        if (flag != "lost") malformed(text, fmt::format("'{}' after the ',' is not 'lost'", flag));
+        plan.lost = true;
+    }
+    return plan;
+}
+
+std::optional<fault_plan> fault_plan_from_environment() {
+    const char* value = std::getenv(fault_injection_variable);
+    if (!value || !*value) return std::nullopt;
+    return parse_fault_plan(value);
+}
+
+fault_injecting_backend::fault_injecting_backend(std::unique_ptr<proving_backend> inner, fault_plan plan)
+    : inner_(std::move(inner)), plan_(plan), name_(fmt::format("{}+faults", inner_->name())) {}
+
+void fault_injecting_backend::maybe_fail(proving_step step) {
+    if (step != plan_.step) return;
+    const auto n = ++calls_;
+    if (!plan_.fails(n)) return;
+    ++injected_;
+    throw cuda::cuda_error(fmt::format("{} call {} failed (injected by {}={}): {}", to_string(step), n,
+                                       fault_injection_variable, plan_.text(),
+                                       plan_.lost ? sticky_error : transient_error));
+}
+
+std::unique_ptr<partition_work> fault_injecting_backend::prepare(const groth16::witness_view& w,
+                                                                 const groth16::parameters& params) {
+    maybe_fail(proving_step::prepare);
+    return inner_->prepare(w, params);
+}
+
+void fault_injecting_backend::run_kernels(partition_work& work) {
+    maybe_fail(proving_step::kernels);
+    inner_->run_kernels(work);
+}
+
+groth16::proof fault_injecting_backend::finish(partition_work& work, groth16::rng_fn& rng) {
+    maybe_fail(proving_step::tail);
+    return inner_->finish(work, rng);
+}
+
+std::string fault_injecting_backend::device_lost() {
+    if (plan_.lost && injected_.load() > 0)
+        return fmt::format("{} (injected by {}={})", sticky_error, fault_injection_variable, plan_.text());
+    return inner_->device_lost();
+}
+
+}  // namespace cuzk::gpud

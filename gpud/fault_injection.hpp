@@ -1,0 +1,71 @@
+// A test facility: a proving_backend decorator that fails a chosen step with cuda::cuda_error, the exception a
+// failing GPU throws, so that gpud's handling of device failures (the partition retryable, assemblerd's cap on
+// attempts, a lost context restarting gpud) runs for real on machines without a GPU. Selected only by the
+// environment variable CUZK_GPUD_INJECT_FAULTS, read once when gpud starts (README, "Fault injection"):
+//   <step>:<when>[,lost]   step: prepare, kernels or tail
+//                          when: always | once (the first call) | every=N (calls N, 2N, 3N, ... of the step)
+//                          lost: after the first injected failure the device reports its context lost
+// e.g. "kernels:every=2", "kernels:always", "kernels:once,lost". Calls are counted across the workers. Without
+// "lost" the injected error is cudaErrorMemoryAllocation (a device failure that leaves the context usable),
+// with it cudaErrorIllegalAddress (a sticky one).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gpud/partition_failure.hpp"
+#include "gpud/proving_backend.hpp"
+
+namespace cuzk::gpud {
+
+inline constexpr const char* fault_injection_variable = "CUZK_GPUD_INJECT_FAULTS";
+
+struct fault_plan {
+    enum class schedule { always, once, every };
+    proving_step step = proving_step::kernels;
+    schedule when = schedule::always;
+    std::uint32_t period = 1;  // schedule::every: N
+    bool lost = false;
+
+    // Whether call |n| (1-based, of |step|) fails.
+    bool fails(std::uint64_t n) const noexcept;
+    // The plan in the variable's syntax ("kernels:every=2,lost").
+    std::string text() const;
+};
+
+// Throws input_error naming the variable, the text, what is wrong in it and the expected form.
+fault_plan parse_fault_plan(std::string_view text);
+// The plan in CUZK_GPUD_INJECT_FAULTS; nullopt when it is unset or empty. Throws as parse_fault_plan.
+std::optional<fault_plan> fault_plan_from_environment();
+
+class fault_injecting_backend final : public proving_backend {
+public:
+    fault_injecting_backend(std::unique_ptr<proving_backend> inner, fault_plan plan);
+
+    // "<inner>+faults": `cuzk status` shows that faults are injected.
+    std::string_view name() const override { return name_; }
+    std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
+    void run_kernels(partition_work& work) override;
+    groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
+    void register_host_region(std::span<const std::byte> region) override { inner_->register_host_region(region); }
+    // With "lost", once a failure was injected: the injected sticky error; else the inner backend's answer.
+    std::string device_lost() override;
+
+    std::uint64_t injected() const noexcept { return injected_.load(); }
+
+private:
+    // Counts a call of |step|; throws cuda::cuda_error when the plan says this call fails.
+    void maybe_fail(proving_step step);
+
+    std::unique_ptr<proving_backend> inner_;
+    const fault_plan plan_;
+    const std::string name_;
+    std::atomic<std::uint64_t> calls_{0};     // calls of plan_.step so far, over all workers
+    std::atomic<std::uint64_t> injected_{0};  // failures thrown so far
+};
+
+}  // namespace cuzk::gpud
