@@ -333,22 +333,29 @@ int partition_bench(int argc, char** argv) {
         // in gpud), alone and while another thread pins and unpins the rows (which this sequence does not read).
         cuda::host_pin pin_l(0, aux.data(), aux.size() * sizeof(fr_t)), pin_a(0, a_sc.data(), a_sc.size() * sizeof(fr_t)),
             pin_b(0, b_sc.data(), b_sc.size() * sizeof(fr_t));
+        // H, its MSM, L, A and B_G1 (returns B_G1's result), then B_G2's upload and MSM.
+        auto g1_work = [&] {
+            ntt.compute_h_resident(L);
+            ntt.synchronize();
+            g1.upload_scalars_device(ntt.device_data(0), n_h);
+            g1.run_uploaded_range(first_h, n_h);
+            g1.upload_scalars(aux);
+            g1.run_uploaded_range(first_l, n_l);
+            g1.upload_scalars(a_sc);
+            g1.run_uploaded_range(first_a, n_a);
+            g1.upload_scalars(b_sc);
+            return g1.run_uploaded_range(first_b, n_b);
+        };
+        auto g2_work = [&] {
+            g2.upload_scalars(b_sc);
+            return g2.run_uploaded(n_b);
+        };
         auto gpu_work = [&](int rep) {
             for (int sl = 0; sl < 3; ++sl) ntt.fill_random(sl, L, 5000 + 3 * rep + sl);
             ntt.synchronize();
             return time_ms([&] {
-                ntt.compute_h_resident(L);
-                ntt.synchronize();
-                g1.upload_scalars_device(ntt.device_data(0), n_h);
-                g1.run_uploaded_range(first_h, n_h);
-                g1.upload_scalars(aux);
-                g1.run_uploaded_range(first_l, n_l);
-                g1.upload_scalars(a_sc);
-                g1.run_uploaded_range(first_a, n_a);
-                g1.upload_scalars(b_sc);
-                g1.run_uploaded_range(first_b, n_b);
-                g2.upload_scalars(b_sc);
-                g2.run_uploaded(n_b);
+                g1_work();
+                g2_work();
             });
         };
         std::vector<double> alone, beside;
@@ -358,8 +365,7 @@ int partition_bench(int argc, char** argv) {
         // thread, as the backend could run it, so its kernels fill what the NTTs, sorts and reductions leave of
         // the GPU. The B_G2 and B_G1 results must equal those of the sequence one after another.
         {
-            g2.upload_scalars(b_sc);
-            const auto want_g2 = g2.run_uploaded(n_b);
+            const auto want_g2 = g2_work();
             g1.upload_scalars(b_sc);
             const auto want_b = g1.run_uploaded_range(first_b, n_b);
             std::vector<double> side;
@@ -370,20 +376,8 @@ int partition_bench(int argc, char** argv) {
                 ec::jacobian_t<ff::fp2_t> got_g2;
                 ec::jacobian_t<ff::fp_t> got_b;
                 side.push_back(time_ms([&] {
-                    std::thread b_g2([&] {
-                        g2.upload_scalars(b_sc);
-                        got_g2 = g2.run_uploaded(n_b);
-                    });
-                    ntt.compute_h_resident(L);
-                    ntt.synchronize();
-                    g1.upload_scalars_device(ntt.device_data(0), n_h);
-                    g1.run_uploaded_range(first_h, n_h);
-                    g1.upload_scalars(aux);
-                    g1.run_uploaded_range(first_l, n_l);
-                    g1.upload_scalars(a_sc);
-                    g1.run_uploaded_range(first_a, n_a);
-                    g1.upload_scalars(b_sc);
-                    got_b = g1.run_uploaded_range(first_b, n_b);
+                    std::thread b_g2([&] { got_g2 = g2_work(); });
+                    got_b = g1_work();
                     b_g2.join();
                 }));
                 same = same && got_g2 == want_g2 && got_b == want_b;
