@@ -271,6 +271,19 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     place(r->l, params.l);
     place(r->a, params.a);
     place(r->b_g1, params.b_g1);
+    // The points must fit in device memory beside what is there now (the scratch of the MSMs and NTTs comes on
+    // top): where they cannot, say so in those terms rather than as the CUDA allocation error of an upload.
+    // Parameters are kept resident only; a GPU too small for them proves nothing with this backend.
+    const size_t need = next * 2 * sizeof(ff::fp_t) + (b_g2_on_gpu_ ? params.b_g2.size() * 2 * sizeof(ff::fp2_t) : 0);
+    if (const size_t avail = cuda::free_device_memory(gpu_); need > avail)
+        throw cuda::cuda_error(fmt::format(
+            "GPU {}: the parameters' points need {:.1f} GiB of device memory ({} G1{}), {:.1f} GiB is free: the CUDA "
+            "backend keeps them resident (with their MSM and NTT scratch on top) and cannot prove this circuit on "
+            "this GPU; use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
+            gpu_, double(need) / double(1ull << 30), next,
+            b_g2_on_gpu_ ? fmt::format(" and {} G2 points", params.b_g2.size()) : std::string(" points"),
+            double(avail) / double(1ull << 30),
+            b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false (the G2 points stay on the host)" : ""));
     r->g1 = std::make_unique<cuda::g1_msm_context>(gpu_);
     r->g1->reserve_points(next);
     r->g1->upload_points_at(r->h.first, params.h);

@@ -1,6 +1,7 @@
 // Errors of the CUDA backend, and the question "is there a GPU here", for code compiled without nvcc.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "gpud/device_error.hpp"
@@ -20,6 +21,8 @@ int device_count(std::string* why = nullptr);
 std::string device_description(int device);
 // Waits for all work on |device|; throws cuda_error on an asynchronous failure.
 void synchronize(int device);
+// Bytes of |device|'s memory free now (cudaMemGetInfo); throws cuda_error when it cannot be asked.
+size_t free_device_memory(int device);
 // Empty while |device|'s CUDA context works; else the sticky error that spoiled it ("cudaErrorIllegalAddress
 // (an illegal memory access was encountered)"): an illegal address, a launch failure, ... come back from every
 // later call on the context, so only a new process recovers. Clears the thread's last error first (one already

@@ -38,6 +38,13 @@ void synchronize(int device) {
     CUDA_OK(cudaDeviceSynchronize());
 }
 
+size_t free_device_memory(int device) {
+    CUDA_OK(cudaSetDevice(device));
+    size_t free = 0, total = 0;
+    CUDA_OK(cudaMemGetInfo(&free, &total));
+    return free;
+}
+
 std::string context_error(int device) {
     cudaError_t e = cudaSetDevice(device);
     if (e == cudaSuccess) {
