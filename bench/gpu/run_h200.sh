@@ -84,6 +84,15 @@ if [[ " $BENCH_MODES " == *" field "* ]]; then
       "$BIN/cuzk_bench_gpu_field" --iters 64 --reps 1 >"$OUT/ncu_field.txt" 2>&1
     echo "ncu field: exit $?"
     grep -E "bucket_chain_kernel|Issued Ipc|Executed Ipc|No Eligible|Achieved Occupancy|Registers Per|Stall" "$OUT/ncu_field.txt" | head -40
+    # How busy each multiply pipe is under the inlined Fp schedules paired, hybrid and karatsuba (mont_mul 3,
+    # 4, 5) and the pipe microkernels: the fmaheavy (IMAD) / fp64 / alu figures of BENCHMARKS.md's fifth session.
+    LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" ncu --clock-control none --kernel-name-base mangled \
+      --section SchedulerStats --section Occupancy \
+      --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active \
+      -k 'regex:mul_chain_kernel.*fp_params.*Lb1ELNS2_8mont_mulE[345]|pipe_kernel' -c 12 \
+      "$BIN/cuzk_bench_gpu_field" --iters 64 --reps 1 >"$OUT/ncu_pipes.txt" 2>&1
+    echo "ncu pipes: exit $?"
+    grep -E "^  void|pipe_(fmaheavy|fp64|alu)_cycles|Issue Slots Busy" "$OUT/ncu_pipes.txt" | cut -c1-140 | head -60
   fi
 fi
 if [[ " $BENCH_MODES " == *" kernels "* ]]; then

@@ -18,6 +18,12 @@ if [ $# -lt 1 ]; then
   echo "usage: $0 PREBUILT_DIR..." >&2
   exit 2
 fi
+for dir in "$@"; do
+  if [ ! -x "$dir/cuzk_bench_gpu" ] || [ ! -x "$dir/test_cuda_ntt" ]; then
+    echo "$0: $dir has no cuzk_bench_gpu and test_cuda_ntt (make it with bench/gpu/pack_prebuilt.sh)" >&2
+    exit 2
+  fi
+done
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader | tee "$OUT/machine.txt"
 

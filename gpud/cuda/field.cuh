@@ -168,9 +168,9 @@ struct field_words {
 // each against the CPU field, cuzk_bench_gpu_field times them on a GPU):
 //  - sos: the whole 2N-word product, then the word-by-word reduction (redc);
 //  - cios: product and reduction interleaved row by row over an N+1-word accumulator (fewer live registers);
-//  - even_odd: the product as two independent carry chains per row (the products a_j b_i of even j and of
-//    odd j land on disjoint words, so each chain covers its words with no gaps), summed at the end: two
-//    chains the scheduler can overlap where one chain stalls on its own carries; then redc.
+//  - even_odd: the product as two independent carry chains per row (the products a_j b_i whose words start
+//    even and those whose words start odd land on disjoint words, so each chain covers its words with no
+//    gaps), summed at the end: two chains the scheduler can overlap; then redc.
 //  - paired: interleaved like cios, but every chain (a b_i and m p, even and odd j) runs over the low and
 //    high words of each product in turn, so each madc.lo/madc.hi pair on the same operands becomes one
 //    64-bit multiply-add with carry (IMAD.WIDE.U32.X) instead of two multiplies and two carry additions.
@@ -352,43 +352,12 @@ CUZK_UNROLL
         return r;
     }
 
-    // The product as two accumulators: row i adds a_j b_i for even j to e (low word at i + j, high word at
-    // i + j + 1: words i .. i+N-1 without gaps, carry to word i+N, still zero then) and for odd j to o
-    // (words i+1 .. i+N, carry to word i+N+1). Each accumulator is a partial sum of the product, so neither
-    // carries out of word 2N-1; e + o is the product.
+    // The product in two accumulators (product_even_odd, whose chains each become 64-bit multiply-adds),
+    // then the word-by-word reduction of sos.
     static CUZK_HD_INLINE dev_field mul_even_odd(const dev_field& a, const dev_field& b) {
-        static_assert(N % 2 == 0);
-        uint32_t e[2 * N], o[2 * N];
-CUZK_UNROLL
-        for (int i = 0; i < 2 * N; ++i) e[i] = o[i] = 0;
-CUZK_UNROLL
-        for (int i = 0; i < N; ++i) {
-            e[i] = ptx::mad_lo_cc(a.v[0], b.v[i], e[i]);
-            e[i + 1] = ptx::madc_hi_cc(a.v[0], b.v[i], e[i + 1]);
-CUZK_UNROLL
-            for (int j = 2; j < N; j += 2) {
-                e[i + j] = ptx::madc_lo_cc(a.v[j], b.v[i], e[i + j]);
-                e[i + j + 1] = ptx::madc_hi_cc(a.v[j], b.v[i], e[i + j + 1]);
-            }
-            e[i + N] = ptx::addc(e[i + N], 0);
-            o[i + 1] = ptx::mad_lo_cc(a.v[1], b.v[i], o[i + 1]);
-CUZK_UNROLL
-            for (int j = 1; j < N - 2; j += 2) {
-                o[i + j + 1] = ptx::madc_hi_cc(a.v[j], b.v[i], o[i + j + 1]);
-                o[i + j + 2] = ptx::madc_lo_cc(a.v[j + 2], b.v[i], o[i + j + 2]);
-            }
-            if (i + N + 1 < 2 * N) {
-                o[i + N] = ptx::madc_hi_cc(a.v[N - 1], b.v[i], o[i + N]);
-                o[i + N + 1] = ptx::addc(o[i + N + 1], 0);
-            } else {
-                o[i + N] = ptx::madc_hi(a.v[N - 1], b.v[i], o[i + N]);
-            }
-        }
-        e[1] = ptx::add_cc(e[1], o[1]);
-CUZK_UNROLL
-        for (int i = 2; i < 2 * N - 1; ++i) e[i] = ptx::addc_cc(e[i], o[i]);
-        e[2 * N - 1] = ptx::addc(e[2 * N - 1], o[2 * N - 1]);
-        return redc(e);
+        uint32_t t[2 * N];
+        product_even_odd<N>(a.v, b.v, t);
+        return redc(t);
     }
 
     // One row of mul_paired: t += x y_i (x = a, y_i = b_i) then t += m p, where t = E + O + c and c is a
@@ -495,7 +464,9 @@ CUZK_UNROLL
     // Why: on an H200 a paired multiplication is bound by its 64-bit integer multiply-adds (IMAD.WIDE,
     // half the integer rate), while the double-precision pipe (64 fused multiply-adds per SM and clock)
     // idles. Here the a*b product goes to that pipe and only the Montgomery reduction (N rows of m p)
-    // stays on the integer one; the scheduler overlaps one warp's product with another's reduction.
+    // stays on the integer one, so that the scheduler can overlap one warp's product with another's
+    // reduction. Measured on an H200 it does not: the FP64 pipe shares issue with IMAD there (ncu: their busy
+    // fractions add up to ~94 %), and hybrid is 8 % slower than paired (BENCHMARKS.md, fifth session).
     //
     // Limbs: K = ceil(32N / 48) limbs of 48 bits, exact in a double. A product a_i b_j < 2^96 is split
     // exactly: s' = fma(a_i, b_j, s) rounds to a multiple of 2^48 because s stays in [2^100, 2^101)
@@ -596,6 +567,7 @@ CUZK_UNROLL
     // reduction). Three half-size products instead of one full one take the product's share from N^2 to
     // 3 N^2 / 4 (Fp: 288 -> 252 multiply-adds), for a few dozen carry additions on the other integer pipe.
 
+    // (Also the product of the even_odd schedule, M = N.)
     // out = x y (2M words) as two accumulators, each chain alternating the low and high words of its
     // products, so each low/high pair of one product is one IMAD.WIDE.U32.X. That instruction's 64-bit
     // addend is an aligned register pair, so A only ever takes chains whose pairs start at even words and B
