@@ -402,6 +402,21 @@ void cuda_backend::run_kernels(partition_work& work) {
     std::lock_guard lk(mu_);
     resident_params& r = resident_for(*w.params);
 
+    // B_G2 from a second host thread, beside the G1 work: its own context and stream, so its kernels fill
+    // the SMs the NTTs and G1 MSMs leave idle (their tails, the host-side waits between them). On an H200 the
+    // 32 GiB-shape partition's kernels took 1,780 ms this way against 1,826 one after the other (BENCHMARKS.md,
+    // fifth session). |b_g2_done| waits for the thread on every way out, exceptions included, so no kernel of
+    // this partition outlives the lock.
+    std::future<ec::g2_jacobian_t> b_g2;
+    struct join_on_exit {
+        std::future<ec::g2_jacobian_t>& f;
+        ~join_on_exit() {
+            if (f.valid()) f.wait();
+        }
+    } b_g2_done{b_g2};
+    if (r.g2)
+        b_g2 = std::async(std::launch::async, [&r, &p] { return msm(*r.g2, r.b_g2, std::span(p.b_scalars)); });
+
     // H: rows to the device, the 7 NTTs there, and the m - 1 coefficients (the top one is zero and has no
     // point) straight from the NTT slot into the H MSM's scalars.
     const size_t m = size_t(1) << p.log_m;
@@ -422,7 +437,7 @@ void cuda_backend::run_kernels(partition_work& work) {
     w.kernels.l_acc = msm(*r.g1, r.l, p.aux);
     w.kernels.a_acc = msm(*r.g1, r.a, p.a_scalars);
     w.kernels.b1_acc = msm(*r.g1, r.b_g1, p.b_scalars);
-    if (r.g2) w.b2_acc = msm(*r.g2, r.b_g2, p.b_scalars);
+    if (b_g2.valid()) w.b2_acc = b_g2.get();  // rethrows a failure of the B_G2 thread
     w.kernels_done = true;
 }
 

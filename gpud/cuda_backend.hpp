@@ -10,7 +10,8 @@
 //                b_g1 back to back in one G1 MSM context, so the four MSMs share one set of scratch buffers;
 //                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object), the rows go
 //                to the device, H by the device NTTs, its coefficients handed to the H MSM in device memory,
-//                then the H, L, A, B_G1 (and B_G2) MSMs. Nothing is unpinned or freed here.
+//                then the H, L, A, B_G1 MSMs, with B_G2's (on the GPU) from a second host thread beside
+//                them, joined before the lock is left. Nothing is unpinned or freed here.
 //   finish       CPU: B_G2 from the GPU or the CPU thread, blinding with r and s, the proof
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
 //                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish
