@@ -300,6 +300,78 @@ void check_ranges(const affine_t<F>& gen, uint64_t seed) {
     EXPECT_THROW(gpu.upload_points_at(total, sets[0]), std::invalid_argument);
 }
 
+// Precomputed window multiples (msm_context::precompute_window_multiples): every window's digits go into one
+// set of buckets through the points 2^(w c) P. Checked against the CPU at several widths, with the default
+// accumulation, the plain one and the batch-affine rounds, for a range of the resident points, and chosen by
+// the cost model; the points themselves are unchanged, writing points drops the multiples, and a memory cap
+// below the table's size leaves none.
+template <class F>
+void check_multiples(const affine_t<F>& gen, uint64_t seed, std::initializer_list<unsigned> widths) {
+    auto head = make_points(gen, 300, seed);
+    auto pts = make_points(gen, 4096, seed + 1);
+    cuda::msm_context<F> gpu;
+    gpu.reserve_points(head.size() + pts.size());
+    gpu.upload_points_at(0, head);
+    gpu.upload_points_at(head.size(), pts);
+    EXPECT_EQ(gpu.precompute_window_multiples(8, 10 * (head.size() + pts.size()) * sizeof(affine_t<F>)), 0u);
+    EXPECT_EQ(gpu.multiples_window(), 0u);
+    for (unsigned c : widths) {
+        ASSERT_EQ(gpu.precompute_window_multiples(c), c);
+        EXPECT_EQ(gpu.multiples_window(), c);
+        for (unsigned variant : {0u, 1u, 9u}) {
+            for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
+                auto sc = make_scalars(pts.size(), s, ++seed);
+                cuda::msm_options opt;
+                opt.window_bits = c;
+                opt.accumulate_variant = variant;
+                if (variant == 9) opt.chunk = 64;
+                cuda::msm_report rep;
+                gpu.upload_scalars(sc);
+                EXPECT_EQ(gpu.run_uploaded_range(head.size(), sc.size(), &rep, opt),
+                          msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc))
+                    << "c=" << c << " variant=" << variant << " shape=" << name(s);
+                EXPECT_EQ(rep.multiples, rep.others > 0);
+            }
+        }
+        auto sc = make_scalars(head.size(), shape::random, ++seed);
+        cuda::msm_options opt;
+        opt.window_bits = c;
+        cuda::msm_report rep;
+        EXPECT_EQ(gpu.run(sc, &rep, opt), msm::multi_exp<F>(std::span<const affine_t<F>>(head), sc)) << "c=" << c;
+        EXPECT_TRUE(rep.multiples);
+        opt.use_multiples = false;
+        EXPECT_EQ(gpu.run(sc, &rep, opt), msm::multi_exp<F>(std::span<const affine_t<F>>(head), sc)) << "c=" << c;
+        EXPECT_FALSE(rep.multiples);
+    }
+    // The points are still the points.
+    auto back = gpu.download_points();
+    ASSERT_EQ(back.size(), head.size() + pts.size());
+    for (size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(back[head.size() + i], pts[i]) << i;
+    // Left to the cost model: 4096 random scalars cost fewer additions through 11-bit multiples (24 windows,
+    // one reduction) than with the best plain width.
+    ASSERT_EQ(gpu.precompute_window_multiples(11), 11u);
+    auto sc = make_scalars(pts.size(), shape::random, ++seed);
+    cuda::msm_report rep;
+    gpu.upload_scalars(sc);
+    EXPECT_EQ(gpu.run_uploaded_range(head.size(), sc.size(), &rep),
+              msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
+    EXPECT_TRUE(rep.multiples);
+    EXPECT_EQ(rep.window_bits, 11u);
+    // New points drop the multiples made from the old ones.
+    gpu.upload_points_at(0, head);
+    EXPECT_EQ(gpu.multiples_window(), 0u);
+    gpu.upload_scalars(sc);
+    EXPECT_EQ(gpu.run_uploaded_range(head.size(), sc.size(), &rep),
+              msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
+    EXPECT_FALSE(rep.multiples);
+    EXPECT_THROW(gpu.precompute_window_multiples(25), std::invalid_argument);
+}
+
+TEST_F(CudaMsm, WindowMultiplesMatchCpu) {
+    check_multiples(g1_generator(), 700, {6u, 13u, 16u});
+    check_multiples(g2_generator(), 800, {9u});
+}
+
 TEST_F(CudaMsm, PointSetsBackToBackInOneContext) {
     check_ranges(g1_generator(), 500);
     check_ranges(g2_generator(), 600);

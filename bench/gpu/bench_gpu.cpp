@@ -10,6 +10,7 @@
 //
 //   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5] [--ntt-only] [--sweep-log L]
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
+//   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
@@ -36,6 +37,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -120,6 +122,91 @@ void record(const std::string& what, double ms, const std::string& note = "") {
     table.push_back({what, ms, note});
     std::printf("%-44s %10.2f ms  %s\n", what.c_str(), ms, note.c_str());
     std::fflush(stdout);
+}
+
+// --multiples: G1 MSM with precomputed window multiples (msm.hpp precompute_window_multiples) at 2^20 to
+// 2^max: per size the plain MSM (the default path), then per window width the time to make the multiples,
+// the MSM through them with the default accumulation and with the batch-affine rounds, random and
+// PoRep-like, each result checked against the plain MSM's (and at 2^20 the plain one against the CPU).
+int multiples_bench(int max_log_msm, int reps) {
+    try {
+        std::printf("device: %s\n", cuda::device_description(0).c_str());
+        auto rnd = make_scalars(size_t(1) << max_log_msm, false, 7);
+        auto porep = make_scalars(size_t(1) << max_log_msm, true, 8);
+        bool all_same = true;
+        for (int L = 20; L <= max_log_msm; L += 2) {
+            const size_t n = size_t(1) << L;
+            const int r = L >= 26 ? std::max(1, reps / 2) : reps;
+            cuda::g1_msm_context g1;
+            g1.generate_points(n, seeds_for<ff::fp_t>(n, 1));
+            const std::string size = "G1 MSM 2^" + std::to_string(L);
+            ec::g1_jacobian_t want[2];
+            for (int shape = 0; shape < 2; ++shape) {
+                g1.upload_scalars(std::span<const fr_t>((shape == 0 ? rnd : porep).data(), n));
+                cuda::msm_report rep;
+                double ms = median_ms(r, [&] { want[shape] = g1.run_uploaded(n, &rep); });
+                std::string note = "c=" + std::to_string(rep.window_bits) + ", no multiples";
+                if (L == 20) {
+                    auto pts = g1.download_points();
+                    const auto& sc = shape == 0 ? rnd : porep;
+                    bool ok = msm::multi_exp<ff::fp_t>(pts, std::span<const fr_t>(sc.data(), n)) == want[shape];
+                    all_same = all_same && ok;
+                    note += ok ? "; == CPU" : "; MISMATCH with the CPU";
+                }
+                record(size + (shape == 0 ? " random" : " PoRep-like") + ", plain", ms, note);
+            }
+            std::vector<unsigned> widths;
+            if (L <= 22) widths = {16u, 18u, 20u};
+            else if (L == 24) widths = {20u, 22u, 24u};
+            else widths = {22u, 24u};
+            for (unsigned c : widths) {
+                double t0 = now_ms();
+                if (g1.precompute_window_multiples(c) != c) throw std::runtime_error("multiples not made");
+                record(size + ": multiples made, c=" + std::to_string(c), now_ms() - t0,
+                       std::to_string((256 + c - 1) / c) + " windows of the points");
+                for (int shape = 0; shape < 2; ++shape) {
+                    g1.upload_scalars(std::span<const fr_t>((shape == 0 ? rnd : porep).data(), n));
+                    // 0: the default (variant_of in msm.cu); 7: the XYZZ kernel; 9: batch-affine, 2 to 5 rounds.
+                    for (unsigned variant : {0u, 7u, 9u}) {
+                        for (unsigned rounds : {2u, 3u, 4u, 5u}) {
+                            if (variant != 9 && rounds != 2) continue;
+                            if (variant == 9 && shape == 1 && rounds != 3) continue;
+                            cuda::msm_options opt;
+                            opt.window_bits = shape == 0 ? c : 0;  // PoRep-like: the cost model decides
+                            opt.accumulate_variant = variant;
+                            if (variant == 9) opt.affine_rounds = rounds;
+                            bool same = true;
+                            cuda::msm_report rep;
+                            double ms = median_ms(r, [&] { same = same && g1.run_uploaded(n, &rep, opt) == want[shape]; });
+                            all_same = all_same && same;
+                            cuda::msm_options timed = opt;
+                            timed.timing = true;
+                            g1.run_uploaded(n, &rep, timed);
+                            char what[160], note[240];
+                            const std::string how = variant == 0   ? "default (variant " + std::to_string(rep.accumulate_variant) + ")"
+                                                    : variant == 7 ? std::string("XYZZ (variant 7)")
+                                                                   : "batch-affine " + std::to_string(rounds) + " rounds";
+                            std::snprintf(what, sizeof what, "%s %s, multiples c=%u, %s", size.c_str(),
+                                          shape == 0 ? "random" : "PoRep-like", c, how.c_str());
+                            std::snprintf(note, sizeof note,
+                                          "%s; used c=%u%s; sort %.1f, accumulate %.1f, reduce %.1f, ones %.1f ms",
+                                          same ? "== plain" : "MISMATCH with the plain MSM", rep.window_bits,
+                                          rep.multiples ? " with multiples" : " without multiples", rep.ms_sort,
+                                          rep.ms_accumulate, rep.ms_reduce, rep.ms_ones);
+                            record(what, ms, note);
+                        }
+                    }
+                }
+            }
+        }
+        std::printf("\n| what | ms | note |\n|---|---:|---|\n");
+        for (const auto& rw : table) std::printf("| %s | %.2f | %s |\n", rw.what.c_str(), rw.ms, rw.note.c_str());
+        if (!all_same) std::printf("CHECK FAILED: a result above differs\n");
+        return all_same ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
 }
 
 int arg_int(int argc, char** argv, const char* name, int def) {
@@ -496,6 +583,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
+    if (has_flag(argc, argv, "--multiples")) return multiples_bench(max_log_msm, reps);
     if (has_flag(argc, argv, "--one-msm")) {
         try {
             const size_t n = size_t(1) << max_log_msm;

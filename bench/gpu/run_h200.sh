@@ -20,7 +20,8 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # reports of the MSM accumulation and NTT pass kernels at 2^20 (where ncu can read the counters). "field"
 # (cuzk_bench_gpu_field): the Montgomery multiplication schedules and the bucket step timed against each
 # other, the instruction mix of each (cuobjdump + sass_histogram.py) and, where ncu reads the counters,
-# the bucket kernels' pipe usage. RUN_TESTS=0 skips the CUDA tests (a field-only run).
+# the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
+# window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
 BENCH_MODES=${BENCH_MODES:-kernels partition}
 RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
@@ -98,6 +99,11 @@ fi
 if [[ " $BENCH_MODES " == *" kernels "* ]]; then
   # shellcheck disable=SC2086
   run "$BIN/cuzk_bench_gpu" $BENCH_ARGS 2>&1 | tee "$OUT/bench.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" multiples "* ]]; then
+  # G1 MSM with precomputed window multiples against the plain MSM, 2^20 to 2^26 (cuzk_bench_gpu --multiples).
+  run "$BIN/cuzk_bench_gpu" --multiples --max-log-msm "${MULTIPLES_MAX_LOG:-26}" --reps 3 2>&1 | tee "$OUT/bench_multiples.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [[ " $BENCH_MODES " == *" partition "* ]]; then

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "gpud/cuda/check.cuh"
 
@@ -31,6 +32,16 @@ public:
                              cudaGetErrorString(e));
         }
         cap_ = n;
+    }
+    // Frees the memory now (reserve allocates again when next asked).
+    void release() {
+        if (ptr_) CUDA_OK(cudaFree(ptr_));
+        ptr_ = nullptr;
+        cap_ = 0;
+    }
+    void swap(device_buffer& o) noexcept {
+        std::swap(ptr_, o.ptr_);
+        std::swap(cap_, o.cap_);
     }
     T* get() const { return ptr_; }
     size_t capacity() const { return cap_; }

@@ -46,11 +46,21 @@ constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction i
 // multiplications save; an Fp2 multiplication costs three Fp ones, so G2 saves three times as much per pass).
 constexpr unsigned G1_ACCUMULATE_VARIANT = 7, G1_CHUNK = 128;
 constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
+// G1 through precomputed window multiples takes the batch-affine rounds where there are at least this many
+// sorted pairs, and at least MULTIPLES_AFFINE_RUN per bucket on average (long runs of one bucket pair well).
+// On an H200: 2^24 random at c = 22 (2^27.6 pairs, 96 per bucket) 95.6 ms against 99.7 with variant 7; 2^26
+// random at c = 24 (88) 353.0 against 360.2; 2^22 random at c = 20 (104) 27.4 against 29.0. Variant 7 wins
+// below: 2^20 random (2^24 pairs) 9.9 against 10.4, 2^24 random at c = 24 (22 per bucket) 101.2 against
+// 107.4, 2^26 PoRep-like at c = 22 (38 per bucket) 62.3 against 63.5 (BENCHMARKS.md, sixth session).
+constexpr size_t MULTIPLES_AFFINE_PAIRS = size_t(1) << 25;
+constexpr size_t MULTIPLES_AFFINE_RUN = 64;
 // Variant 9: rounds per chunk, and sorted pairs per batch (two batches in flight): 2^25 for G1, 2^24 for
 // G2, ~4 GB of scratch per batch either way.
 constexpr unsigned BATCH_AFFINE_ROUNDS = 3;
 constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 32;
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
+// Precomputed multiples: the widest window (24: the digit kernel's key bits and 2^23 buckets, 1.6 GB for G1).
+constexpr unsigned MAX_MULTIPLES_WINDOW = 24;
 
 // ---- classification: zero / one / other, compacted with one atomic per warp -------------------
 
@@ -117,12 +127,16 @@ __global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t grou
 // Signed digits of window width c: digit w is bits [wc, wc + c) plus the carry of window w-1; a value
 // above 2^(c-1) becomes value - 2^c with a carry of 1, so |digit| <= 2^(c-1) = B. Key: (w << c) | (|d| - 1),
 // or (w << c) | B for d = 0 (sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
+// With precomputed multiples (|stride| != 0: window w's multiples 2^(wc) P start at w |stride|), every
+// window's digits go to one set of buckets: the key drops the window and the value names the multiple,
+// point + w |stride| (+ |first|, the run's first resident point).
 __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
-                              unsigned c, unsigned windows, uint32_t* keys, uint32_t* vals) {
+                              unsigned c, unsigned windows, uint32_t* keys, uint32_t* vals, uint32_t stride,
+                              uint32_t first) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
     dev_fr s = scalars[i];
-    uint32_t point = idx[i];
+    const uint32_t point = idx[i] + first;
     const uint32_t B = 1u << (c - 1);
     const uint32_t mask = (1u << c) - 1;
     uint32_t carry = 0;
@@ -135,7 +149,7 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
             raw = uint32_t(two >> sh) & mask;
         }
         uint32_t d = raw + carry;
-        uint32_t key, val = point;
+        uint32_t key, val = point + w * stride;
         if (d > B) {
             d = (1u << c) - d;
             carry = 1;
@@ -144,7 +158,7 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
             carry = 0;
         }
         key = d == 0 ? B : d - 1;
-        keys[size_t(w) * m + i] = (uint32_t(w) << c) | key;
+        keys[size_t(w) * m + i] = stride ? key : (uint32_t(w) << c) | key;
         vals[size_t(w) * m + i] = val;
     }
 }
@@ -326,19 +340,68 @@ __global__ void pair_sum_kernel(const dev_affine<F>* __restrict__ a, size_t na, 
     out[i] = affine_add_distinct(a[i % na], b[(i / na) % nb]);
 }
 
+// ---- precomputed window multiples ----------------------------------------------------------------
+
+// next[i] = 2^c prev[i] for i < n, in affine form. A thread takes MULTIPLES_GROUP consecutive points: c
+// doublings each in XYZZ, then one inversion for the group (Montgomery's trick over the ZZZs: 3
+// multiplications per point) and x = X (ZZ / ZZZ)^2, y = Y / ZZZ. The identity (x = y = 0) stays the
+// identity; no point of either group doubles to it (neither curve has a point of order 2 over its field).
+constexpr unsigned MULTIPLES_GROUP = 16;
+
+template <class F>
+__global__ void window_multiples_kernel(const dev_affine<F>* __restrict__ prev, dev_affine<F>* next, size_t n,
+                                        unsigned c) {
+    size_t lo = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) * MULTIPLES_GROUP;
+    if (lo >= n) return;
+    const unsigned cnt = unsigned(min(size_t(MULTIPLES_GROUP), n - lo));
+    dev_xyzz<F> q[MULTIPLES_GROUP];
+    F prefix[MULTIPLES_GROUP];
+    F run = F::one();
+    for (unsigned j = 0; j < cnt; ++j) {
+        q[j] = dev_xyzz<F>::dbl_affine(load_affine(prev + lo + j));
+        for (unsigned d = 1; d < c; ++d) q[j].dbl_in_place();
+        prefix[j] = run;
+        if (!q[j].is_identity()) run = run * q[j].zzz;
+    }
+    F inv = run.inverse();  // 1 / (product of the group's ZZZs)
+    for (unsigned j = cnt; j-- > 0;) {
+        dev_affine<F> r;
+        if (q[j].is_identity()) {
+            r.x = F::zero();
+            r.y = F::zero();
+        } else {
+            F zzz_inv = inv * prefix[j];
+            inv = inv * q[j].zzz;
+            F t = q[j].zz * zzz_inv;  // 1 / z
+            r.x = q[j].x * t.sqr();
+            r.y = q[j].y * zzz_inv;
+        }
+        next[lo + j] = r;
+    }
+}
+
 // Window width from the number of Pippenger scalars m, minimising m W + 3 W 2^(c-1) for W = ceil(256/c)
 // windows: m W mixed additions to accumulate, about two XYZZ additions (~3 mixed ones) per bucket to
 // reduce. 22 bounds bucket memory (12 windows x 2^21 buckets, 4.8 GB for G1).
+unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
+double plain_cost(size_t m, unsigned c) {
+    const double w = double(windows_for(c));
+    return double(m) * w + 3.0 * w * double(1u << (c - 1));
+}
 unsigned choose_window(size_t m) {
     unsigned best = 6;
-    double best_cost = 1e300;
-    for (unsigned c = 6; c <= 22; ++c) {
-        double w = double((256 + c - 1) / c);
-        double cost = double(m) * w + 3.0 * w * double(1u << (c - 1));
-        if (cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
+    for (unsigned c = 7; c <= 22; ++c) {
+        if (plain_cost(m, c) < plain_cost(m, best)) best = c;
+    }
+    return best;
+}
+// With precomputed multiples every window's digits share one set of buckets: m W additions and one
+// window's reduction, so wider windows pay (fewer of them) until the 2^(c-1) buckets' reduction weighs.
+double multiples_cost(size_t m, unsigned c) { return double(m) * windows_for(c) + 3.0 * double(1u << (c - 1)); }
+unsigned choose_multiples_window(size_t n) {
+    unsigned best = 16;
+    for (unsigned c = 17; c <= MAX_MULTIPLES_WINDOW; ++c) {
+        if (multiples_cost(n, c) < multiples_cost(n, best)) best = c;
     }
     return best;
 }
@@ -355,7 +418,10 @@ struct msm_context<F>::impl {
     cudaStream_t stream = nullptr;
     size_t n_points = 0;
     size_t base = 0;  // first resident point of the run in progress (run_uploaded_range)
+    // The resident points, then (when multiples_c != 0) window w's multiples 2^(w c) P_i at w n_points + i
+    // for w < multiples_windows (precompute_window_multiples).
     device_buffer<point_t> points;
+    unsigned multiples_c = 0, multiples_windows = 0;
     device_buffer<dev_fr> scalars;
     size_t n_scalars = 0;
     device_buffer<uint32_t> counters, one_idx, other_idx;
@@ -372,6 +438,24 @@ struct msm_context<F>::impl {
     cudaEvent_t events[7] = {};
     cudaStream_t stream2 = nullptr;  // the batch-affine rounds' second stream, made on first use
     cudaEvent_t fork = nullptr, join = nullptr;
+
+    // Frees the scratch of earlier runs (it grows again on the next run): before the window multiples'
+    // table, the largest allocation a context makes, so it does not have to fit beside scratch sized for
+    // another window width.
+    void release_scratch() {
+        for (auto* b : {&counters, &one_idx, &other_idx, &keys, &vals, &keys_sorted, &vals_sorted, &tail_bucket,
+                        &head_first, &head_last, &tail_last, &ba_keys, &ba_count})
+            b->release();
+        for (auto* b : {&buckets, &head, &tail, &partial, &partial2}) b->release();
+        sort_temp.release();
+        head_state.release();
+        other_scalar.release();
+        ba_points.release();
+        ba_products.release();
+        ba_paired.release();
+        ba_totals.release();
+        ba_inverses.release();
+    }
 
     explicit impl(int dev) : device(dev) {
         CUDA_OK(cudaSetDevice(device));
@@ -502,12 +586,16 @@ struct msm_context<F>::impl {
 
     // msm_options::accumulate_variant; G2 has the plain kernel (1) and 9 (each variant is a separate compilation).
     static constexpr bool is_g1 = std::is_same_v<DF, dev_fp>;
-    static unsigned variant_of(const msm_options& opt) {
-        return opt.accumulate_variant ? opt.accumulate_variant : is_g1 ? G1_ACCUMULATE_VARIANT : G2_ACCUMULATE_VARIANT;
+    // The default for G1 through the precomputed multiples depends on the pairs to accumulate and their runs
+    // per bucket (MULTIPLES_AFFINE_PAIRS, MULTIPLES_AFFINE_RUN).
+    static unsigned variant_of(const msm_options& opt, bool multiples = false, size_t pairs = 0, size_t buckets = 1) {
+        if (opt.accumulate_variant) return opt.accumulate_variant;
+        if (!is_g1) return G2_ACCUMULATE_VARIANT;
+        const bool long_runs = pairs >= MULTIPLES_AFFINE_PAIRS && pairs >= MULTIPLES_AFFINE_RUN * buckets;
+        return multiples && long_runs ? 9 : G1_ACCUMULATE_VARIANT;
     }
-    void launch_accumulate(const msm_options& opt, size_t chunks, const point_t* pts, size_t total, unsigned chunk,
-                           unsigned c) {
-        const unsigned variant = variant_of(opt);
+    void launch_accumulate(unsigned variant, const msm_options& opt, size_t chunks, const point_t* pts, size_t total,
+                           unsigned chunk, unsigned c) {
         // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product.
         constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF) / 2;
         const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : BATCH_AFFINE_ROUNDS;
@@ -591,9 +679,16 @@ struct msm_context<F>::impl {
         mark(2);
         unsigned c = 0, windows = 0;
         if (m > 0) {
-            c = opt.window_bits ? opt.window_bits : choose_window(m);
+            // The precomputed multiples, where there are some, the caller allows them, and the cost model
+            // prefers them to the best width without (or the caller asks for their width).
+            const bool multiples =
+                multiples_c != 0 && opt.use_multiples &&
+                (opt.window_bits == multiples_c ||
+                 (opt.window_bits == 0 && multiples_cost(m, multiples_c) < plain_cost(m, choose_window(m))));
+            c = multiples ? multiples_c : opt.window_bits ? opt.window_bits : choose_window(m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
-            windows = (256 + c - 1) / c;  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
+            windows = windows_for(c);  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
+            const unsigned sum_windows = multiples ? 1 : windows;  // sets of buckets
             const uint32_t B = 1u << (c - 1);
             const size_t total = size_t(windows) * m;
             keys.reserve(total);
@@ -601,32 +696,42 @@ struct msm_context<F>::impl {
             keys_sorted.reserve(total);
             vals_sorted.reserve(total);
             digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
-                                                                 keys.get(), vals.get());
+                                                                 keys.get(), vals.get(),
+                                                                 multiples ? uint32_t(n_points) : 0,
+                                                                 multiples ? uint32_t(base) : 0);
             CUDA_LAUNCH_OK("digits_kernel");
+            // One sort per set of buckets: per window, or all the pairs at once with the multiples
+            // (precompute_window_multiples keeps windows x points below 2^31, cub's item count).
+            const size_t per_sort = multiples ? total : m;
             size_t temp_bytes = 0;
             CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(), vals.get(),
-                                                    vals_sorted.get(), int(m), 0, int(c), stream));
+                                                    vals_sorted.get(), int(per_sort), 0, int(c), stream));
             sort_temp.reserve(temp_bytes);
-            for (unsigned w = 0; w < windows; ++w) {
+            for (unsigned w = 0; w < sum_windows; ++w) {
                 size_t off = size_t(w) * m;
                 CUDA_OK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), temp_bytes, keys.get() + off,
                                                         keys_sorted.get() + off, vals.get() + off,
-                                                        vals_sorted.get() + off, int(m), 0, int(c), stream));
+                                                        vals_sorted.get() + off, int(per_sort), 0, int(c), stream));
             }
             mark(3);
-            const size_t nbuckets = size_t(windows) * B;
+            // The sorted values index from the first multiple of the first resident point with the multiples.
+            const point_t* acc_pts = multiples ? points.get() : pts;
+            rep.multiples = multiples;
+            const size_t nbuckets = size_t(sum_windows) * B;
             buckets.reserve(nbuckets);
             CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
-            const unsigned chunk = opt.chunk                ? opt.chunk
-                                   : variant_of(opt) == 9       ? batch_affine::MAX_CHUNK
-                                   : is_g1                      ? G1_CHUNK
-                                                                : G2_CHUNK;
+            const unsigned variant = variant_of(opt, multiples, total, B);
+            rep.accumulate_variant = variant;
+            const unsigned chunk = opt.chunk      ? opt.chunk
+                                   : variant == 9 ? batch_affine::MAX_CHUNK
+                                   : is_g1        ? G1_CHUNK
+                                                  : G2_CHUNK;
             const size_t chunks = (total + chunk - 1) / chunk;
             head.reserve(chunks);
             tail.reserve(chunks);
             head_state.reserve(chunks);
             tail_bucket.reserve(chunks);
-            launch_accumulate(opt, chunks, pts, total, chunk, c);
+            launch_accumulate(variant, opt, chunks, acc_pts, total, chunk, c);
             CUDA_LAUNCH_OK("accumulate_kernel");
             head_first.reserve(chunks);
             head_last.reserve(chunks);
@@ -653,18 +758,18 @@ struct msm_context<F>::impl {
             // thread does 2L additions then a multiplication by q L (log2(B) doublings), so short segments
             // cost more work in all but give the parallelism a latency-bound chain of additions needs.
             uint32_t L = 1;
-            while (L < MAX_SEGMENT && L < B && size_t(windows) * B / (2 * L) >= REDUCE_THREADS) L *= 2;
+            while (L < MAX_SEGMENT && L < B && size_t(sum_windows) * B / (2 * L) >= REDUCE_THREADS) L *= 2;
             const size_t segs = B / L;
-            partial.reserve(windows * segs);
-            partial2.reserve(std::max<size_t>(windows * ((segs + GROUP_SUM - 1) / GROUP_SUM), 1));
-            reduce_segments_kernel<DF><<<grid_for(windows * segs, 128), 128, 0, stream>>>(buckets.get(), windows, B,
-                                                                                         L, partial.get());
+            partial.reserve(sum_windows * segs);
+            partial2.reserve(std::max<size_t>(sum_windows * ((segs + GROUP_SUM - 1) / GROUP_SUM), 1));
+            reduce_segments_kernel<DF><<<grid_for(sum_windows * segs, 128), 128, 0, stream>>>(
+                buckets.get(), sum_windows, B, L, partial.get());
             CUDA_LAUNCH_OK("reduce_segments_kernel");
-            bucket_t* sums = group_sums(windows, segs);
+            bucket_t* sums = group_sums(sum_windows, segs);
             mark(5);
-            size_t base = host_sums.size();
-            host_sums.resize(base + windows);
-            CUDA_OK(cudaMemcpyAsync(host_sums.data() + base, sums, windows * sizeof(bucket_t),
+            const size_t at = host_sums.size();
+            host_sums.resize(at + sum_windows);
+            CUDA_OK(cudaMemcpyAsync(host_sums.data() + at, sums, sum_windows * sizeof(bucket_t),
                                     cudaMemcpyDeviceToHost, stream));
             CUDA_OK(cudaStreamSynchronize(stream));
         }
@@ -672,7 +777,9 @@ struct msm_context<F>::impl {
         std::vector<ec::xyzz_t<F>> sums(host_sums.size());
         std::memcpy(static_cast<void*>(sums.data()), host_sums.data(), host_sums.size() * sizeof(bucket_t));
         const ec::xyzz_t<F>* ones_sum = ones > 0 ? sums.data() : nullptr;
-        result = detail::combine_window_sums<F>(ones_sum, sums.data() + (ones > 0 ? 1 : 0), windows, c);
+        // With the multiples the one window sum is the whole Pippenger part.
+        result = detail::combine_window_sums<F>(ones_sum, sums.data() + (ones > 0 ? 1 : 0),
+                                                sums.size() - (ones > 0 ? 1 : 0), c);
         rep.window_bits = c;
         rep.windows = windows;
         if (timing) {
@@ -703,6 +810,7 @@ size_t msm_context<F>::size() const {
 
 template <class F>
 void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
+    impl_->multiples_c = impl_->multiples_windows = 0;
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(pts.size(), 1));
     impl_->n_points = 0;
@@ -712,6 +820,7 @@ void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
 
 template <class F>
 void msm_context<F>::reserve_points(size_t n) {
+    impl_->multiples_c = impl_->multiples_windows = 0;
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(n, 1));
     impl_->n_points = n;
@@ -725,6 +834,7 @@ void msm_context<F>::upload_points_at(size_t first, std::span<const ec::affine_t
         throw std::invalid_argument("GPU MSM: points [" + std::to_string(first) + ", " +
                                     std::to_string(first + pts.size()) + ") beyond the " +
                                     std::to_string(impl_->points.capacity()) + " reserved");
+    impl_->multiples_c = impl_->multiples_windows = 0;  // they were made from the points being replaced
     CUDA_OK(cudaSetDevice(impl_->device));
     // Packed x, y per point; the identity becomes x = y = 0. Staged in pieces of 2^16 points.
     const size_t piece = size_t(1) << 16;
@@ -758,6 +868,7 @@ void msm_context<F>::generate_points(size_t n, std::span<const ec::affine_t<F>> 
         throw std::invalid_argument("generate_points: " + std::to_string(n) + " points need " + std::to_string(need) +
                                     " seed points, got " + std::to_string(seeds.size()));
     }
+    impl_->multiples_c = impl_->multiples_windows = 0;
     msm_context<F> seed_ctx(impl_->device);  // reuses the packing of upload_points
     seed_ctx.upload_points(seeds);
     const point_t* sd = seed_ctx.impl_->points.get();
@@ -780,6 +891,59 @@ void msm_context<F>::generate_points(size_t n, std::span<const ec::affine_t<F>> 
     }
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
     impl_->n_points = n;
+}
+
+template <class F>
+unsigned msm_context<F>::precompute_window_multiples(unsigned c, size_t max_bytes) {
+    using DF = typename impl::DF;
+    using point_t = typename impl::point_t;
+    impl& m = *impl_;
+    const size_t n = m.n_points;
+    if (c == 0) c = choose_multiples_window(n);
+    if (c < 2 || c > MAX_MULTIPLES_WINDOW)
+        throw std::invalid_argument("GPU MSM: multiples need a window of 2.." + std::to_string(MAX_MULTIPLES_WINDOW) +
+                                    " bits, not " + std::to_string(c));
+    const unsigned windows = windows_for(c);
+    // The sorted values hold a multiple's index in 31 bits (NEG_FLAG is the 32nd), and cub sorts at most
+    // 2^31 - 1 items: both bound windows x points.
+    if (n == 0 || size_t(windows) * n >= (size_t(1) << 31))
+        throw std::invalid_argument("GPU MSM: " + std::to_string(windows) + " window multiples of " +
+                                    std::to_string(n) + " points do not fit in 31-bit indices");
+    const size_t bytes = size_t(windows) * n * sizeof(point_t);
+    if (bytes > max_bytes) return 0;
+    CUDA_OK(cudaSetDevice(m.device));
+    m.multiples_c = m.multiples_windows = 0;
+    CUDA_OK(cudaStreamSynchronize(m.stream));  // no kernel of an earlier run still reads the scratch
+    m.release_scratch();
+    if (m.points.capacity() > n) {
+        // Earlier multiples (or room reserved beyond the points): down to the points alone first, so the peak
+        // below is W + 1 copies of them, not that plus the old table.
+        device_buffer<point_t> only;
+        only.reserve(n);
+        CUDA_OK(cudaMemcpyAsync(only.get(), m.points.get(), n * sizeof(point_t), cudaMemcpyDeviceToDevice, m.stream));
+        CUDA_OK(cudaStreamSynchronize(m.stream));
+        m.points.swap(only);
+    }
+    // A new buffer for all the windows, the points copied in as window 0, then each window from the one
+    // before. The old buffer goes only once the new one is complete: a failure leaves the points as they were.
+    device_buffer<point_t> table;
+    table.reserve(size_t(windows) * n);
+    CUDA_OK(cudaMemcpyAsync(table.get(), m.points.get(), n * sizeof(point_t), cudaMemcpyDeviceToDevice, m.stream));
+    for (unsigned w = 1; w < windows; ++w) {
+        window_multiples_kernel<DF><<<grid_for((n + MULTIPLES_GROUP - 1) / MULTIPLES_GROUP, 64), 64, 0, m.stream>>>(
+            table.get() + size_t(w - 1) * n, table.get() + size_t(w) * n, n, c);
+        CUDA_LAUNCH_OK("window_multiples_kernel");
+    }
+    CUDA_OK(cudaStreamSynchronize(m.stream));
+    m.points.swap(table);
+    m.multiples_c = c;
+    m.multiples_windows = windows;
+    return c;
+}
+
+template <class F>
+unsigned msm_context<F>::multiples_window() const {
+    return impl_->multiples_c;
 }
 
 template <class F>

@@ -34,11 +34,15 @@ struct msm_options {
     // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch, 6 to 8
     // as 1, 2 and 3 with the field multiplications inlined instead of called, 9 batch-affine pair rounds
     // before the XYZZ additions (msm_batch_affine.cuh; at most 64 pairs per thread); G1
-    // defaults to 7 with 128 pairs per thread; G2 has 1 (64 pairs) and 9, its default (msm.cu says why).
+    // defaults to 7 with 128 pairs per thread (9 through precomputed multiples from 2^25 sorted pairs on); G2 has
+    // 1 (64 pairs) and 9, its default (msm.cu says why).
     unsigned chunk = 0;
     unsigned accumulate_variant = 0;
     unsigned affine_rounds = 0;      // variant 9: pair rounds before the XYZZ additions (0: 3)
     size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch, two in flight (0: ~4 GB of scratch)
+    // Use the precomputed window multiples (precompute_window_multiples) where the cost model prefers them;
+    // false: the plain windows (for comparisons).
+    bool use_multiples = true;
 };
 
 // What one run did, for logs and benchmarks.
@@ -48,6 +52,8 @@ struct msm_report {
     size_t others = 0;         // scalars that went through Pippenger
     unsigned window_bits = 0;  // 0 when no scalar went through Pippenger
     unsigned windows = 0;
+    bool multiples = false;    // the precomputed window multiples were used: one set of buckets for all windows
+    unsigned accumulate_variant = 0;  // the accumulation kernel's variant (msm_options), 0 without Pippenger
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
@@ -73,6 +79,15 @@ public:
     void reserve_points(size_t total);
     void upload_points_at(size_t first, std::span<const ec::affine_t<F>> points);
     void generate_points(size_t n, std::span<const ec::affine_t<F>> seeds);
+    // Precomputed window multiples: for a window width |c| (0: chosen from size()), stores 2^(w c) P_i for
+    // every resident point P_i and each of the W = ceil(256 / c) windows, so that a run puts every window's
+    // digit of a scalar into one set of 2^(c-1) buckets: W times the points' memory, in exchange for one
+    // window's bucket reduction instead of W and wider windows (fewer additions) than that reduction allows
+    // otherwise. Returns the width, or 0 (nothing done) where the W copies of the points would take more
+    // than |max_bytes| (the old copy is freed only once they are made: the peak is W + 1 copies). Points written afterwards (upload, reserve, generate) drop the multiples.
+    // Runs use them where msm_options::use_multiples and the cost model prefer them (msm_report::multiples).
+    unsigned precompute_window_multiples(unsigned c = 0, size_t max_bytes = SIZE_MAX);
+    unsigned multiples_window() const;  // 0: none
     // Copies the resident points back (for checks of generated points against the CPU).
     std::vector<ec::affine_t<F>> download_points() const;
     size_t size() const;
