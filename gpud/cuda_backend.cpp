@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -14,6 +15,7 @@
 #include "gpud/cuda/pinned_pool.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
+#include "gpud/scratch_plan.hpp"
 
 namespace cuzk::gpud {
 
@@ -27,6 +29,7 @@ struct cuda_backend::resident_params {
         size_t first = 0;  // index of its first point in the context
     };
     query h, l, a, b_g1, b_g2;
+    bool scratch_planned = false;  // plan_msm_scratch applied (before the first kernels on these points)
     std::unique_ptr<cuda::g1_msm_context> g1;
     std::unique_ptr<cuda::g2_msm_context> g2;  // null when B_G2 runs on the CPU
 
@@ -172,6 +175,22 @@ ec::jacobian_t<F> msm(cuda::msm_context<F>& ctx, const cuda_backend::resident_pa
 }
 
 }  // namespace
+
+scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsigned log_m, size_t held_scratch,
+                              size_t ntt_held) {
+    constexpr size_t reserve = size_t(1) << 30;  // the CUDA runtime's own, cub's temporaries, rounding
+    const size_t ntt_need = log_m > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
+    const size_t ntt_more = ntt_need > ntt_held ? ntt_need - ntt_held : 0;
+    const size_t have = cuda::free_device_memory(gpu) + held_scratch;
+    const size_t available = have > ntt_more + reserve ? have - ntt_more - reserve : 0;
+    scratch_demand g1{cuda::g1_msm_context::scratch_estimate(g1_points, g1_points),
+                      cuda::g1_msm_context::scratch_estimate(g1_points, g1_points, 1)};
+    scratch_demand g2;
+    if (g2_points > 0)
+        g2 = {cuda::g2_msm_context::scratch_estimate(g2_points, g2_points),
+              cuda::g2_msm_context::scratch_estimate(g2_points, g2_points, 1)};
+    return plan_scratch(available, g1, g2);
+}
 
 cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes)
     : gpu_(gpu), b_g2_on_gpu_(b_g2_on_gpu), pin_min_bytes_(pin_min_bytes), pins_(std::make_shared<pin_counters>()) {
@@ -401,6 +420,19 @@ void cuda_backend::run_kernels(partition_work& work) {
     auto& p = w.prepared;
     std::lock_guard lk(mu_);
     resident_params& r = resident_for(*w.params);
+    if (!r.scratch_planned) {
+        const size_t g1_max = std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
+        const scratch_plan plan =
+            plan_msm_scratch(gpu_, g1_max, r.g2 ? r.b_g2.size : 0, p.log_m,
+                             r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0), ntt_->device_bytes());
+        r.g1->set_scratch_limit(plan.g1_limit);
+        if (r.g2) r.g2->set_scratch_limit(plan.g2_limit);
+        r.scratch_planned = true;
+        if (plan.fits)
+            spdlog::info("GPU {}: {}", gpu_, plan.summary());
+        else
+            spdlog::warn("GPU {}: {}", gpu_, plan.summary());
+    }
 
     // B_G2 from a second host thread, beside the G1 work: its own context and stream, so its kernels fill
     // the SMs the NTTs and G1 MSMs leave idle (their tails, the host-side waits between them). On an H200 the

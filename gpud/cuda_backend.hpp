@@ -16,6 +16,9 @@
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
 //                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish
 //                does the same when destroyed). A range is always unpinned before its memory is freed.
+// Where the device memory left beside the parameters cannot hold every window's sorted pairs of the largest
+// MSM at once, the MSM contexts process windows in passes under limits (plan_msm_scratch, logged once per
+// parameters set); on an H200 the 32 GiB shape needs none.
 // B_G2 goes to the GPU by default: for a synthetic 32 GiB-shape partition on an H200 it took 255 ms there
 // against ~15 s on 16 CPU threads (BENCHMARKS.md).
 // Every CUDA failure throws cuda::cuda_error; the gpud worker fails the partition with its message, retryable
@@ -39,6 +42,16 @@ class msm_context;
 }  // namespace cuzk::cuda
 
 namespace cuzk::gpud {
+
+struct scratch_plan;
+
+// The MSM scratch limits the CUDA backend sets for a parameters set on GPU |gpu| before its first kernels
+// (scratch_plan.hpp): free device memory now, plus |held_scratch| (what its MSM contexts hold) and
+// |ntt_held| (its NTT context's), less what the NTTs at 2^log_m need and a 1 GiB reserve, shared between
+// G1 (largest G1 query of |g1_points|, every scalar random at worst) and G2 (|g2_points|, 0 with B_G2 on
+// the CPU). cuzk_bench_gpu --partition --device-gib plans with it too.
+scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsigned log_m, size_t held_scratch,
+                              size_t ntt_held);
 
 class cuda_backend final : public proving_backend {
 public:

@@ -372,6 +372,53 @@ TEST_F(CudaMsm, WindowMultiplesMatchCpu) {
     check_multiples(g2_generator(), 800, {9u});
 }
 
+// A scratch limit (msm_context::set_scratch_limit) splits Pippenger's windows into passes: one window per
+// pass at the smallest limit, a few at a middling one; the results stay the CPU's, with every accumulation
+// kind (the batch-affine rounds then run in small batches), the multiples are passed over where their one pass
+// would not fit, and a context under the limit holds less scratch than one without it.
+template <class F>
+void check_scratch_limit(const affine_t<F>& gen, uint64_t seed) {
+    auto pts = make_points(gen, 4096, seed);
+    cuda::msm_context<F> unlimited, one, few;
+    for (auto* g : {&unlimited, &one, &few}) g->upload_points(pts);
+    one.set_scratch_limit(1);
+    few.set_scratch_limit(size_t(1) << 20);
+    for (unsigned variant : {0u, 1u, 9u}) {
+        for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
+            auto sc = make_scalars(pts.size(), s, ++seed);
+            const auto want = msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc);
+            cuda::msm_options opt;
+            opt.accumulate_variant = variant;
+            if (variant == 9) opt.chunk = 64;
+            cuda::msm_report r_all, r_one, r_few;
+            EXPECT_EQ(unlimited.run(sc, &r_all, opt), want) << "variant " << variant << " " << name(s);
+            EXPECT_EQ(one.run(sc, &r_one, opt), want) << "variant " << variant << " " << name(s);
+            EXPECT_EQ(few.run(sc, &r_few, opt), want) << "variant " << variant << " " << name(s);
+            if (r_all.others == 0) continue;
+            EXPECT_EQ(r_all.passes, 1u);
+            EXPECT_EQ(r_one.passes, r_one.windows) << "one window per pass at the smallest limit";
+            EXPECT_GE(r_few.passes, 1u);
+            EXPECT_LE(r_few.passes, r_few.windows);
+        }
+    }
+    EXPECT_LT(one.scratch_bytes(), unlimited.scratch_bytes());
+    // Multiples whose single pass does not fit the limit are not used; with no limit they are.
+    ASSERT_EQ(one.precompute_window_multiples(11), 11u);
+    auto sc = make_scalars(pts.size(), shape::random, ++seed);
+    cuda::msm_report rep;
+    EXPECT_EQ(one.run(sc, &rep), msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
+    EXPECT_FALSE(rep.multiples);
+    one.set_scratch_limit(0);
+    EXPECT_EQ(one.run(sc, &rep), msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
+    EXPECT_TRUE(rep.multiples);
+    EXPECT_EQ(rep.passes, 1u);
+}
+
+TEST_F(CudaMsm, ScratchLimitSplitsWindowsIntoPasses) {
+    check_scratch_limit(g1_generator(), 900);
+    check_scratch_limit(g2_generator(), 1000);
+}
+
 TEST_F(CudaMsm, PointSetsBackToBackInOneContext) {
     check_ranges(g1_generator(), 500);
     check_ranges(g2_generator(), 600);

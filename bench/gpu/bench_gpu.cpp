@@ -12,6 +12,9 @@
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
+//                  [--device-gib D] [--kernels-only]
+//   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
+//   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps)
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
 // CUDA backend (cuda_backend.cpp run_kernels) at domain 2^27 with resident random points (parameters of that
@@ -49,6 +52,8 @@
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
+#include "gpud/cuda_backend.hpp"
+#include "gpud/scratch_plan.hpp"
 #include "tests/support/curve_points.hpp"
 
 using namespace cuzk;
@@ -298,6 +303,42 @@ int partition_bench(int argc, char** argv) {
                       double(n_b) * 192 / double(1ull << 30), device_used_gib());
         record("partition: G2 points generated on GPU", now_ms() - t0, note);
 
+        // --device-gib D: as on a GPU of D GiB (the rest of this one's memory taken by a ballast allocation),
+        // with the MSM scratch limits the backend would set there (plan_msm_scratch).
+        const int device_gib = arg_int(argc, argv, "--device-gib", 0);
+        struct ballast_t {
+            void* p = nullptr;
+            ~ballast_t() {
+                if (p) cudaFree(p);
+            }
+        } ballast;
+        if (device_gib > 0) {
+            size_t free_b = 0, total_b = 0;
+            if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) throw std::runtime_error("cudaMemGetInfo failed");
+            const size_t want = size_t(device_gib) << 30;
+            if (want < total_b) {
+                const size_t bytes = total_b - want;
+                if (bytes > free_b)
+                    throw std::runtime_error("--device-gib " + std::to_string(device_gib) +
+                                             ": the points alone take more than that");
+                if (cudaMalloc(&ballast.p, bytes) != cudaSuccess)
+                    throw std::runtime_error("ballast of " + std::to_string(bytes) + " bytes not allocated");
+            }
+            std::snprintf(note, sizeof note, "ballast %.1f GiB; device memory in use %.1f GiB",
+                          double(want < total_b ? total_b - want : 0) / gib, device_used_gib());
+            record("partition: as on a " + std::to_string(device_gib) + " GiB GPU", 0, note);
+        }
+        {
+            const size_t g1_max = std::max({n_h, n_l, n_a, n_b});
+            const gpud::scratch_plan plan =
+                gpud::plan_msm_scratch(0, g1_max, n_b, L, g1.scratch_bytes() + g2.scratch_bytes(), ntt.device_bytes());
+            g1.set_scratch_limit(plan.g1_limit);
+            g2.set_scratch_limit(plan.g2_limit);
+            record("partition: MSM scratch plan (as gpud's CUDA backend)", 0, plan.summary());
+        }
+        const bool kernels_only = has_flag(argc, argv, "--kernels-only");
+        unsigned h_passes = 0;
+
         std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total;
         // Pinned: copies (rows, L + B_G2, A, B), registration (rows, L, A, B) and unregistration.
         std::vector<double> p_rows, p_lup, p_aup, p_bup, r_rows, r_l, r_a, r_b, r_unpin;
@@ -307,7 +348,7 @@ int partition_bench(int argc, char** argv) {
         for (int rep = 0; rep <= reps; ++rep) {  // rep 0 is the warm-up
             // Transfers of the real backend: rows a, b, c from pageable host memory (the scalars' uploads
             // are timed below, apart from the MSMs).
-            double tr = time_ms([&] {
+            double tr = kernels_only ? 0 : time_ms([&] {
                 for (int sl = 0; sl < 3; ++sl) ntt.load(sl, *rows[sl]);
                 ntt.synchronize();
             });
@@ -320,7 +361,9 @@ int partition_bench(int argc, char** argv) {
             });
             double thm = time_ms([&] {
                 g1.upload_scalars_device(ntt.device_data(0), n_h);
-                g1.run_uploaded_range(first_h, n_h);
+                cuda::msm_report hr;
+                g1.run_uploaded_range(first_h, n_h, &hr);
+                h_passes = hr.passes;
             });
             double lup = time_ms([&] { g1.upload_scalars(aux); });
             double tl = time_ms([&] { g1.run_uploaded_range(first_l, n_l); });
@@ -332,6 +375,16 @@ int partition_bench(int argc, char** argv) {
             double tb2 = time_ms([&] { g2.run_uploaded(n_b); });
             const double kern = th + thm + tl + ta + tb + tb2;
             peak = std::max(peak, device_used_gib());
+            if (kernels_only) {
+                std::printf("  rep %d: H %.1f, H MSM %.1f (%u passes), L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f ms (kernels"
+                            " %.1f); device memory in use %.1f GiB\n",
+                            rep, th, thm, h_passes, tl, ta, tb, tb2, kern, device_used_gib());
+                std::fflush(stdout);
+                if (rep == 0) continue;
+                t_h.push_back(th), t_hmsm.push_back(thm), t_l.push_back(tl), t_a.push_back(ta), t_b.push_back(tb);
+                t_b2.push_back(tb2), t_total.push_back(kern);
+                continue;
+            }
 
             // The same copies from the same vectors page-locked, as the backend does: pinned in prepare (CPU,
             // before the lock), copied under the lock, unpinned in finish (after it).
@@ -387,6 +440,11 @@ int partition_bench(int argc, char** argv) {
         record("  A MSM " + std::to_string(n_a), median(t_a), "PoRep-like");
         record("  B_G1 MSM " + std::to_string(n_b), median(t_b), "PoRep-like");
         record("  B_G2 MSM " + std::to_string(n_b), median(t_b2), "PoRep-like, on the GPU (the backend's default)");
+        if (kernels_only) {
+            std::snprintf(note, sizeof note, "%u Pippenger passes over its windows", h_passes);
+            record("  H MSM passes", 0, note);
+            return 0;
+        }
         const double xfer = median(t_rows) + median(t_lup) + median(t_aup) + median(t_bup);
         snprintf(note, sizeof note, "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pageable host memory",
                  median(t_rows), median(t_lup), median(t_aup), median(t_bup));

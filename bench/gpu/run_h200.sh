@@ -22,6 +22,7 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # other, the instruction mix of each (cuobjdump + sass_histogram.py) and, where ncu reads the counters,
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
+# PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2").
 BENCH_MODES=${BENCH_MODES:-kernels partition}
 RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
@@ -107,7 +108,8 @@ if [[ " $BENCH_MODES " == *" multiples "* ]]; then
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [[ " $BENCH_MODES " == *" partition "* ]]; then
-  run "$BIN/cuzk_bench_gpu" --partition 2>&1 | tee "$OUT/bench_partition.log"
+  # shellcheck disable=SC2086
+  run "$BIN/cuzk_bench_gpu" --partition ${PARTITION_ARGS:-} 2>&1 | tee "$OUT/bench_partition.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [[ " $BENCH_MODES " == *" profile "* ]]; then

@@ -127,12 +127,14 @@ __global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t grou
 // Signed digits of window width c: digit w is bits [wc, wc + c) plus the carry of window w-1; a value
 // above 2^(c-1) becomes value - 2^c with a carry of 1, so |digit| <= 2^(c-1) = B. Key: (w << c) | (|d| - 1),
 // or (w << c) | B for d = 0 (sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
+// Only windows [w0, w0 + group) are written (a pass of run(): the carries still come from window 0 up), as
+// pass-local windows 0, 1, ...: keys[(w - w0) m + i] with the window field w - w0.
 // With precomputed multiples (|stride| != 0: window w's multiples 2^(wc) P start at w |stride|), every
 // window's digits go to one set of buckets: the key drops the window and the value names the multiple,
 // point + w |stride| (+ |first|, the run's first resident point).
 __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
-                              unsigned c, unsigned windows, uint32_t* keys, uint32_t* vals, uint32_t stride,
-                              uint32_t first) {
+                              unsigned c, unsigned windows, unsigned w0, unsigned group, uint32_t* keys,
+                              uint32_t* vals, uint32_t stride, uint32_t first) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
     dev_fr s = scalars[i];
@@ -158,8 +160,9 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
             carry = 0;
         }
         key = d == 0 ? B : d - 1;
-        keys[size_t(w) * m + i] = stride ? key : (uint32_t(w) << c) | key;
-        vals[size_t(w) * m + i] = val;
+        if (w < w0 || w >= w0 + group) continue;
+        keys[size_t(w - w0) * m + i] = stride ? key : (uint32_t(w - w0) << c) | key;
+        vals[size_t(w - w0) * m + i] = val;
     }
 }
 
@@ -422,6 +425,7 @@ struct msm_context<F>::impl {
     // for w < multiples_windows (precompute_window_multiples).
     device_buffer<point_t> points;
     unsigned multiples_c = 0, multiples_windows = 0;
+    size_t scratch_limit = 0;  // set_scratch_limit; 0: none
     device_buffer<dev_fr> scalars;
     size_t n_scalars = 0;
     device_buffer<uint32_t> counters, one_idx, other_idx;
@@ -599,7 +603,9 @@ struct msm_context<F>::impl {
         // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product.
         constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF) / 2;
         const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : BATCH_AFFINE_ROUNDS;
-        const size_t batch = opt.affine_batch_pairs ? opt.affine_batch_pairs : BATCH_AFFINE_BYTES / ba_pair_bytes;
+        // Under a scratch limit, the batches' two scratch sets take an eighth of it at most.
+        const size_t ba_bytes = scratch_limit ? std::min(BATCH_AFFINE_BYTES, scratch_limit / 16) : BATCH_AFFINE_BYTES;
+        const size_t batch = opt.affine_batch_pairs ? opt.affine_batch_pairs : std::max<size_t>(1, ba_bytes / ba_pair_bytes);
         if constexpr (is_g1) {
             switch (variant) {
                 case 1: return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
@@ -618,6 +624,112 @@ struct msm_context<F>::impl {
             if (variant == 9) return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch);
         }
         throw std::invalid_argument("GPU MSM: no accumulation variant " + std::to_string(variant) + " for this group");
+    }
+
+    // Windows per Pippenger pass under scratch_limit, for |m| scalars through Pippenger at width |c|. What a
+    // run holds whatever the passes: the classification's indices and canonical scalars (40 bytes per
+    // scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the keys and values,
+    // unsorted and sorted (16 bytes per pair), the chunk results of 64-pair chunks (two buckets and 17 bytes
+    // per chunk) and the window's buckets. At least one window per pass, whatever the limit.
+    static size_t fixed_scratch(size_t n, size_t m) { return n * (2 * sizeof(dev_fr) + 8) + m * 8; }
+    static size_t window_scratch(size_t m, unsigned c) {
+        return m * (16 + (2 * sizeof(bucket_t) + 17) / batch_affine::MAX_CHUNK + 1) +
+               (size_t(1) << (c - 1)) * sizeof(bucket_t);
+    }
+    unsigned windows_per_pass(size_t m, unsigned c, unsigned windows) const {
+        if (scratch_limit == 0) return windows;
+        const size_t fixed = fixed_scratch(n_scalars, m);
+        const size_t fit = scratch_limit > fixed ? (scratch_limit - fixed) / window_scratch(m, c) : 0;
+        return unsigned(std::clamp<size_t>(fit, 1, windows));
+    }
+
+    // One pass of Pippenger over windows [w0, w0 + group) of |windows| (all of them with the multiples): digits,
+    // sorts, accumulation, split buckets, reduction; appends the pass's window sums to |host_sums|.
+    void pippenger_pass(const msm_options& opt, size_t m, unsigned c, unsigned windows, unsigned w0, unsigned group,
+                        bool multiples, const point_t* pts, msm_report& rep, std::vector<bucket_t>& host_sums) {
+        const unsigned sum_windows = multiples ? 1 : group;  // sets of buckets
+        const uint32_t B = 1u << (c - 1);
+        const size_t total = size_t(group) * m;
+        keys.reserve(total);
+        vals.reserve(total);
+        keys_sorted.reserve(total);
+        vals_sorted.reserve(total);
+        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
+                                                             w0, group, keys.get(), vals.get(),
+                                                             multiples ? uint32_t(n_points) : 0,
+                                                             multiples ? uint32_t(base) : 0);
+        CUDA_LAUNCH_OK("digits_kernel");
+        // One sort per set of buckets: per window, or all the pairs at once with the multiples
+        // (precompute_window_multiples keeps windows x points below 2^31, cub's item count).
+        const size_t per_sort = multiples ? total : m;
+        size_t temp_bytes = 0;
+        CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(), vals.get(),
+                                                vals_sorted.get(), int(per_sort), 0, int(c), stream));
+        sort_temp.reserve(temp_bytes);
+        for (unsigned w = 0; w < sum_windows; ++w) {
+            size_t off = size_t(w) * m;
+            CUDA_OK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), temp_bytes, keys.get() + off,
+                                                    keys_sorted.get() + off, vals.get() + off,
+                                                    vals_sorted.get() + off, int(per_sort), 0, int(c), stream));
+        }
+        mark(3);
+        // The sorted values index from the first multiple of the first resident point with the multiples.
+        const point_t* acc_pts = multiples ? points.get() : pts;
+        const size_t nbuckets = size_t(sum_windows) * B;
+        buckets.reserve(nbuckets);
+        CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
+        const unsigned variant = variant_of(opt, multiples, total, B);
+        rep.accumulate_variant = variant;
+        const unsigned chunk = opt.chunk      ? opt.chunk
+                               : variant == 9 ? batch_affine::MAX_CHUNK
+                               : is_g1        ? G1_CHUNK
+                                              : G2_CHUNK;
+        const size_t chunks = (total + chunk - 1) / chunk;
+        head.reserve(chunks);
+        tail.reserve(chunks);
+        head_state.reserve(chunks);
+        tail_bucket.reserve(chunks);
+        launch_accumulate(variant, opt, chunks, acc_pts, total, chunk, c);
+        CUDA_LAUNCH_OK("accumulate_kernel");
+        head_first.reserve(chunks);
+        head_last.reserve(chunks);
+        tail_last.reserve(chunks);
+        CUDA_OK(cudaMemsetAsync(counters.get(), 0, sizeof(uint32_t), stream));
+        split_bounds_kernel<<<grid_for(chunks, 256), 256, 0, stream>>>(
+            keys_sorted.get(), total, chunk, chunks, head_state.get(), tail_bucket.get(), head_first.get(),
+            head_last.get(), tail_last.get(), counters.get());
+        CUDA_LAUNCH_OK("split_bounds_kernel");
+        uint32_t max_span = 0;
+        CUDA_OK(cudaMemcpyAsync(&max_span, counters.get(), sizeof max_span, cudaMemcpyDeviceToHost, stream));
+        CUDA_OK(cudaStreamSynchronize(stream));
+        for (uint32_t step = 1; step <= max_span; step *= 2) {
+            combine_pass_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(
+                chunks, step, head_state.get(), head_first.get(), head_last.get(), tail_bucket.get(),
+                tail_last.get(), head.get(), tail.get());
+            CUDA_LAUNCH_OK("combine_pass_kernel");
+        }
+        write_split_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, tail_bucket.get(), tail.get(),
+                                                                          buckets.get());
+        CUDA_LAUNCH_OK("write_split_kernel");
+        mark(4);
+        // Segment length L: the largest power of two <= windows B / REDUCE_THREADS, in [1, 64]. Each
+        // thread does 2L additions then a multiplication by q L (log2(B) doublings), so short segments
+        // cost more work in all but give the parallelism a latency-bound chain of additions needs.
+        uint32_t L = 1;
+        while (L < MAX_SEGMENT && L < B && size_t(sum_windows) * B / (2 * L) >= REDUCE_THREADS) L *= 2;
+        const size_t segs = B / L;
+        partial.reserve(sum_windows * segs);
+        partial2.reserve(std::max<size_t>(sum_windows * ((segs + GROUP_SUM - 1) / GROUP_SUM), 1));
+        reduce_segments_kernel<DF><<<grid_for(sum_windows * segs, 128), 128, 0, stream>>>(
+            buckets.get(), sum_windows, B, L, partial.get());
+        CUDA_LAUNCH_OK("reduce_segments_kernel");
+        bucket_t* sums = group_sums(sum_windows, segs);
+        mark(5);
+        const size_t at = host_sums.size();  // window sums in window order, pass after pass
+        host_sums.resize(at + sum_windows);
+        CUDA_OK(cudaMemcpyAsync(host_sums.data() + at, sums, sum_windows * sizeof(bucket_t),
+                                cudaMemcpyDeviceToHost, stream));
+        CUDA_OK(cudaStreamSynchronize(stream));
     }
 
     ec::jacobian_t<F> run(size_t n, msm_report* report, const msm_options& opt) {
@@ -679,99 +791,39 @@ struct msm_context<F>::impl {
         mark(2);
         unsigned c = 0, windows = 0;
         if (m > 0) {
-            // The precomputed multiples, where there are some, the caller allows them, and the cost model
-            // prefers them to the best width without (or the caller asks for their width).
+            // The precomputed multiples, where there are some, the caller allows them, the cost model prefers
+            // them to the best width without (or the caller asks for their width), and all their pairs fit in
+            // one pass under the memory limit.
+            const unsigned pc = multiples_c;
             const bool multiples =
-                multiples_c != 0 && opt.use_multiples &&
-                (opt.window_bits == multiples_c ||
-                 (opt.window_bits == 0 && multiples_cost(m, multiples_c) < plain_cost(m, choose_window(m))));
-            c = multiples ? multiples_c : opt.window_bits ? opt.window_bits : choose_window(m);
+                pc != 0 && opt.use_multiples &&
+                (opt.window_bits == pc ||
+                 (opt.window_bits == 0 && multiples_cost(m, pc) < plain_cost(m, choose_window(m)))) &&
+                windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
+            c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
             windows = windows_for(c);  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
-            const unsigned sum_windows = multiples ? 1 : windows;  // sets of buckets
-            const uint32_t B = 1u << (c - 1);
-            const size_t total = size_t(windows) * m;
-            keys.reserve(total);
-            vals.reserve(total);
-            keys_sorted.reserve(total);
-            vals_sorted.reserve(total);
-            digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
-                                                                 keys.get(), vals.get(),
-                                                                 multiples ? uint32_t(n_points) : 0,
-                                                                 multiples ? uint32_t(base) : 0);
-            CUDA_LAUNCH_OK("digits_kernel");
-            // One sort per set of buckets: per window, or all the pairs at once with the multiples
-            // (precompute_window_multiples keeps windows x points below 2^31, cub's item count).
-            const size_t per_sort = multiples ? total : m;
-            size_t temp_bytes = 0;
-            CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(), vals.get(),
-                                                    vals_sorted.get(), int(per_sort), 0, int(c), stream));
-            sort_temp.reserve(temp_bytes);
-            for (unsigned w = 0; w < sum_windows; ++w) {
-                size_t off = size_t(w) * m;
-                CUDA_OK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), temp_bytes, keys.get() + off,
-                                                        keys_sorted.get() + off, vals.get() + off,
-                                                        vals_sorted.get() + off, int(per_sort), 0, int(c), stream));
-            }
-            mark(3);
-            // The sorted values index from the first multiple of the first resident point with the multiples.
-            const point_t* acc_pts = multiples ? points.get() : pts;
+            // Windows in passes of |per_pass| (all at once unless the memory limit says otherwise): each pass
+            // sorts, accumulates and reduces its windows with scratch for them alone. With the multiples, one
+            // pass and one set of buckets for every window.
+            const unsigned per_pass = multiples ? windows : windows_per_pass(m, c, windows);
             rep.multiples = multiples;
-            const size_t nbuckets = size_t(sum_windows) * B;
-            buckets.reserve(nbuckets);
-            CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
-            const unsigned variant = variant_of(opt, multiples, total, B);
-            rep.accumulate_variant = variant;
-            const unsigned chunk = opt.chunk      ? opt.chunk
-                                   : variant == 9 ? batch_affine::MAX_CHUNK
-                                   : is_g1        ? G1_CHUNK
-                                                  : G2_CHUNK;
-            const size_t chunks = (total + chunk - 1) / chunk;
-            head.reserve(chunks);
-            tail.reserve(chunks);
-            head_state.reserve(chunks);
-            tail_bucket.reserve(chunks);
-            launch_accumulate(variant, opt, chunks, acc_pts, total, chunk, c);
-            CUDA_LAUNCH_OK("accumulate_kernel");
-            head_first.reserve(chunks);
-            head_last.reserve(chunks);
-            tail_last.reserve(chunks);
-            CUDA_OK(cudaMemsetAsync(counters.get(), 0, sizeof(uint32_t), stream));
-            split_bounds_kernel<<<grid_for(chunks, 256), 256, 0, stream>>>(
-                keys_sorted.get(), total, chunk, chunks, head_state.get(), tail_bucket.get(), head_first.get(),
-                head_last.get(), tail_last.get(), counters.get());
-            CUDA_LAUNCH_OK("split_bounds_kernel");
-            uint32_t max_span = 0;
-            CUDA_OK(cudaMemcpyAsync(&max_span, counters.get(), sizeof max_span, cudaMemcpyDeviceToHost, stream));
-            CUDA_OK(cudaStreamSynchronize(stream));
-            for (uint32_t step = 1; step <= max_span; step *= 2) {
-                combine_pass_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(
-                    chunks, step, head_state.get(), head_first.get(), head_last.get(), tail_bucket.get(),
-                    tail_last.get(), head.get(), tail.get());
-                CUDA_LAUNCH_OK("combine_pass_kernel");
+            rep.passes = (windows + per_pass - 1) / per_pass;
+            for (unsigned w0 = 0; w0 < windows; w0 += per_pass) {
+                const unsigned group = std::min(per_pass, windows - w0);
+                if (w0 > 0) mark(2);
+                pippenger_pass(opt, m, c, windows, w0, group, multiples, pts, rep, host_sums);
+                if (timing) {
+                    CUDA_OK(cudaEventSynchronize(events[5]));
+                    // Event 2 is recorded again by the next pass: the one-scalar phase is read now.
+                    if (w0 == 0) CUDA_OK(cudaEventElapsedTime(&rep.ms_ones, events[1], events[2]));
+                    float ms[3];
+                    for (int i = 0; i < 3; ++i) CUDA_OK(cudaEventElapsedTime(&ms[i], events[2 + i], events[3 + i]));
+                    rep.ms_sort += ms[0];
+                    rep.ms_accumulate += ms[1];
+                    rep.ms_reduce += ms[2];
+                }
             }
-            write_split_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, tail_bucket.get(), tail.get(),
-                                                                              buckets.get());
-            CUDA_LAUNCH_OK("write_split_kernel");
-            mark(4);
-            // Segment length L: the largest power of two <= windows B / REDUCE_THREADS, in [1, 64]. Each
-            // thread does 2L additions then a multiplication by q L (log2(B) doublings), so short segments
-            // cost more work in all but give the parallelism a latency-bound chain of additions needs.
-            uint32_t L = 1;
-            while (L < MAX_SEGMENT && L < B && size_t(sum_windows) * B / (2 * L) >= REDUCE_THREADS) L *= 2;
-            const size_t segs = B / L;
-            partial.reserve(sum_windows * segs);
-            partial2.reserve(std::max<size_t>(sum_windows * ((segs + GROUP_SUM - 1) / GROUP_SUM), 1));
-            reduce_segments_kernel<DF><<<grid_for(sum_windows * segs, 128), 128, 0, stream>>>(
-                buckets.get(), sum_windows, B, L, partial.get());
-            CUDA_LAUNCH_OK("reduce_segments_kernel");
-            bucket_t* sums = group_sums(sum_windows, segs);
-            mark(5);
-            const size_t at = host_sums.size();
-            host_sums.resize(at + sum_windows);
-            CUDA_OK(cudaMemcpyAsync(host_sums.data() + at, sums, sum_windows * sizeof(bucket_t),
-                                    cudaMemcpyDeviceToHost, stream));
-            CUDA_OK(cudaStreamSynchronize(stream));
         }
         // Same bytes as the host XYZZ type (static_asserts above).
         std::vector<ec::xyzz_t<F>> sums(host_sums.size());
@@ -785,13 +837,11 @@ struct msm_context<F>::impl {
         if (timing) {
             mark(6);
             CUDA_OK(cudaEventSynchronize(events[6]));
-            float* out[6] = {&rep.ms_classify, &rep.ms_ones, &rep.ms_sort, &rep.ms_accumulate, &rep.ms_reduce,
-                             &rep.ms_finish};
-            for (int i = 0; i < 6; ++i) {
-                // Phases that did not run leave their two events equal (recorded back to back).
-                if (m == 0 && i >= 2) break;
-                CUDA_OK(cudaEventElapsedTime(out[i], events[i], events[i + 1]));
-            }
+            CUDA_OK(cudaEventElapsedTime(&rep.ms_classify, events[0], events[1]));
+            if (m == 0) CUDA_OK(cudaEventElapsedTime(&rep.ms_ones, events[1], events[2]));
+            // Without Pippenger, events 2 and 6 close the run; with it, the last pass's 5 (the passes' own
+            // phases are summed above).
+            CUDA_OK(cudaEventElapsedTime(&rep.ms_finish, events[m == 0 ? 2 : 5], events[6]));
         }
         if (report) *report = rep;
         return result;
@@ -944,6 +994,37 @@ unsigned msm_context<F>::precompute_window_multiples(unsigned c, size_t max_byte
 template <class F>
 unsigned msm_context<F>::multiples_window() const {
     return impl_->multiples_c;
+}
+
+template <class F>
+void msm_context<F>::set_scratch_limit(size_t bytes) {
+    impl_->scratch_limit = bytes;
+}
+
+template <class F>
+size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per_pass) {
+    if (m == 0) return impl::fixed_scratch(n, 0);
+    const unsigned c = choose_window(m), windows = windows_for(c);
+    const unsigned per_pass = windows_per_pass == 0 ? windows : std::min(windows_per_pass, windows);
+    // The batch-affine rounds' two scratch sets, where a run can take them (G2's default), at their default size.
+    const size_t ba = std::is_same_v<F, ff::fp2_t> ? 2 * BATCH_AFFINE_BYTES : 0;
+    return impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c) + ba;
+}
+
+template <class F>
+size_t msm_context<F>::scratch_bytes() const {
+    const impl& m = *impl_;
+    size_t b = 0;
+    for (const auto* buf : {&m.counters, &m.one_idx, &m.other_idx, &m.keys, &m.vals, &m.keys_sorted, &m.vals_sorted,
+                            &m.tail_bucket, &m.head_first, &m.head_last, &m.tail_last, &m.ba_keys, &m.ba_count})
+        b += buf->capacity() * sizeof(uint32_t);
+    for (const auto* buf : {&m.buckets, &m.head, &m.tail, &m.partial, &m.partial2})
+        b += buf->capacity() * sizeof(typename impl::bucket_t);
+    b += m.sort_temp.capacity() + m.head_state.capacity();
+    b += (m.scalars.capacity() + m.other_scalar.capacity()) * sizeof(dev_fr);
+    b += (m.ba_points.capacity() + m.ba_products.capacity()) * sizeof(uint4) + m.ba_paired.capacity() * sizeof(uint64_t);
+    b += (m.ba_totals.capacity() + m.ba_inverses.capacity()) * sizeof(typename impl::DF);
+    return b;
 }
 
 template <class F>

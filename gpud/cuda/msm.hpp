@@ -54,6 +54,7 @@ struct msm_report {
     unsigned windows = 0;
     bool multiples = false;    // the precomputed window multiples were used: one set of buckets for all windows
     unsigned accumulate_variant = 0;  // the accumulation kernel's variant (msm_options), 0 without Pippenger
+    unsigned passes = 0;       // Pippenger passes over the windows (more than one under a scratch limit)
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
@@ -88,6 +89,17 @@ public:
     // Runs use them where msm_options::use_multiples and the cost model prefer them (msm_report::multiples).
     unsigned precompute_window_multiples(unsigned c = 0, size_t max_bytes = SIZE_MAX);
     unsigned multiples_window() const;  // 0: none
+    // Bounds (roughly: the sizes of a run's buffers are estimated ahead) the device memory runs take beyond the
+    // points: Pippenger's windows then go in passes of as many as fit, each pass sorting, accumulating and
+    // reducing its windows with scratch for them alone (the same additions, a digit pass per pass), and the
+    // multiples are used only where all their windows fit one pass. At least one window per pass whatever
+    // the limit. 0 (the default): no bound, every window in one pass. Scratch already held is not freed.
+    void set_scratch_limit(size_t bytes);
+    // Device memory held now beyond the points: scalars and every scratch buffer (they only grow).
+    size_t scratch_bytes() const;
+    // What a run of |n| scalars, |m| of them through Pippenger at the default width, takes beyond the points
+    // with |windows_per_pass| windows per pass (0: all), by the estimate set_scratch_limit sizes passes with.
+    static size_t scratch_estimate(size_t n, size_t m, unsigned windows_per_pass = 0);
     // Copies the resident points back (for checks of generated points against the CPU).
     std::vector<ec::affine_t<F>> download_points() const;
     size_t size() const;

@@ -542,6 +542,21 @@ void ntt_context::set_register_stages(unsigned stages) {
     impl_->register_stages = stages;
 }
 
+size_t ntt_context::device_bytes() const {
+    const impl& m = *impl_;
+    size_t n = m.tw_fwd.capacity() + m.tw_inv.capacity();
+    for (const auto& s : m.slot) n += s.capacity();
+    for (int w = 0; w < 2; ++w) n += m.coset_lo[w].capacity() + m.coset_hi[w].capacity();
+    return n * sizeof(dev_fr);
+}
+
+size_t ntt_context::device_bytes_for(unsigned log_n) {
+    if (log_n == 0) return 0;
+    const size_t n = size_t(1) << log_n, split = size_t(1) << detail::coset_split(log_n);
+    // The slots, the two twiddle tables of n / 2, the coset tables (g and 1/g, low and high powers).
+    return (SLOTS * n + n + 2 * (split + n / split)) * sizeof(dev_fr);
+}
+
 const ff::fr_t* ntt_context::device_data(int s) const {
     impl_->check_slot(s);
     return reinterpret_cast<const ff::fr_t*>(impl_->slot[s].get());

@@ -69,6 +69,9 @@ public:
     // kernel (the H coefficients to the H MSM) without a round trip; null before the slot is used. Call
     // synchronize() first when the reader is on another stream.
     const ff::fr_t* device_data(int slot) const;
+    // Device memory held now (slots and tables; they only grow), and what a context needs for H at 2^log_n.
+    size_t device_bytes() const;
+    static size_t device_bytes_for(unsigned log_n);
 
     struct impl;
 

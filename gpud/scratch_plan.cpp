@@ -1,0 +1,42 @@
+#include "gpud/scratch_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+namespace cuzk::gpud {
+
+namespace {
+double gib(size_t b) { return double(b) / double(1ull << 30); }
+}  // namespace
+
+std::string scratch_plan::summary() const {
+    if (g1_limit == 0 && g2_limit == 0) return "MSM scratch unlimited (every window in one pass)";
+    auto one = [](size_t b) { return b == 0 ? std::string("unlimited") : fmt::format("{:.1f} GiB", gib(b)); };
+    return fmt::format("MSM scratch: G1 {}, G2 {} (windows in passes under a limit){}", one(g1_limit), one(g2_limit),
+                       fits ? "" : "; even one window per pass exceeds the memory left, runs may fail to allocate");
+}
+
+scratch_plan plan_scratch(size_t available, scratch_demand g1, scratch_demand g2) {
+    scratch_plan p;
+    if (g1.need + g2.need <= available) return p;
+    if (g1.need + g2.least <= available) {
+        p.g2_limit = std::max<size_t>(available - g1.need, 1);
+        return p;
+    }
+    if (g1.least + g2.least > available) {
+        p.g1_limit = std::max<size_t>(g1.least, 1);
+        p.g2_limit = std::max<size_t>(g2.least, 1);
+        p.fits = false;
+        return p;
+    }
+    // Shares in proportion to the needs (in long double: needs reach 2^36 and more), then each raised to its least.
+    const long double share = (long double)available * (long double)g2.need / (long double)(g1.need + g2.need);
+    size_t g2_share = std::clamp<size_t>(size_t(share), g2.least, available - g1.least);
+    p.g2_limit = std::max<size_t>(g2_share, 1);
+    p.g1_limit = std::max<size_t>(available - g2_share, 1);
+    return p;
+}
+
+}  // namespace cuzk::gpud

@@ -1,0 +1,33 @@
+// How the CUDA backend shares the device memory left beside the resident parameters between its two MSM
+// contexts' scratch (G1: the H, L, A, B_G1 MSMs; G2: B_G2), so that a GPU without room for every window's
+// sorted pairs at once still proves: the contexts then process their windows in passes under a limit
+// (cuda::msm_context::set_scratch_limit). Plain arithmetic, built and tested everywhere.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace cuzk::gpud {
+
+// One context's demand: |need| for every window in one pass, |least| for one window per pass.
+struct scratch_demand {
+    size_t need = 0;
+    size_t least = 0;
+};
+
+struct scratch_plan {
+    size_t g1_limit = 0, g2_limit = 0;  // 0: no limit
+    bool fits = true;                   // false: even one window per pass exceeds |available|
+    std::string summary() const;        // one line for the log
+};
+
+// |available|: device bytes the two contexts may take for scratch (free memory plus what they hold now, less
+// what the NTTs still need and a reserve). Where both needs fit, no limits. Where G1's need and G2's least
+// fit, G1 none and G2 the rest: G2's need is a worst case (every B scalar random) that PoRep's B (mostly 0
+// and 1) never reaches, and G1's H MSM (random) does reach its own. Otherwise each context gets a share of
+// |available| in proportion to its need, but never below its least (taken from the other's share); where the
+// two leasts do not fit together, each gets its least and |fits| is false (the first run will likely fail to
+// allocate, with the CUDA error naming the size).
+scratch_plan plan_scratch(size_t available, scratch_demand g1, scratch_demand g2);
+
+}  // namespace cuzk::gpud

@@ -1,0 +1,67 @@
+// The CUDA backend's share of device memory between its G1 and G2 MSM scratch (gpud/scratch_plan.hpp):
+// no limit where both fit, G1 unlimited where its need and G2's least fit, proportional shares raised to
+// each context's least below that, and "does not fit" (each at its least) where even the leasts exceed
+// what is available.
+#include <gtest/gtest.h>
+
+#include "gpud/scratch_plan.hpp"
+
+using cuzk::gpud::plan_scratch;
+using cuzk::gpud::scratch_demand;
+
+namespace {
+constexpr size_t GiB = size_t(1) << 30;
+}
+
+TEST(ScratchPlan, NoLimitWhereBothNeedsFit) {
+    auto p = plan_scratch(100 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_EQ(p.g1_limit, 0u);
+    EXPECT_EQ(p.g2_limit, 0u);
+    EXPECT_TRUE(p.fits);
+    EXPECT_NE(p.summary().find("unlimited"), std::string::npos) << p.summary();
+    // Exactly at the sum: still no limit.
+    p = plan_scratch(80 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_EQ(p.g1_limit, 0u);
+}
+
+TEST(ScratchPlan, G1FirstWhereItsNeedAndG2sLeastFit) {
+    auto p = plan_scratch(70 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_TRUE(p.fits);
+    EXPECT_EQ(p.g1_limit, 0u);
+    EXPECT_EQ(p.g2_limit, 10 * GiB);
+    EXPECT_NE(p.summary().find("G1 unlimited, G2 10.0 GiB"), std::string::npos) << p.summary();
+    p = plan_scratch(68 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_EQ(p.g1_limit, 0u);
+    EXPECT_EQ(p.g2_limit, 8 * GiB);
+}
+
+TEST(ScratchPlan, ProportionalSharesAboveEachLeast) {
+    // 40 of 80 needed: halves of each need, both above their leasts.
+    auto p = plan_scratch(40 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_TRUE(p.fits);
+    EXPECT_EQ(p.g1_limit + p.g2_limit, 40 * GiB);
+    EXPECT_NEAR(double(p.g2_limit), 10.0 * GiB, 1.0);
+    EXPECT_NE(p.summary().find("G1 30.0 GiB, G2 10.0 GiB"), std::string::npos) << p.summary();
+    // 20 available: G2's proportional share (5) is below its least (8): it gets 8, G1 the other 12.
+    p = plan_scratch(20 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_TRUE(p.fits);
+    EXPECT_EQ(p.g2_limit, 8 * GiB);
+    EXPECT_EQ(p.g1_limit, 12 * GiB);
+    // 19 available: G1's share would fall below its least (10): G1 keeps 10, G2 the other 9.
+    p = plan_scratch(19 * GiB, {60 * GiB, 10 * GiB}, {2 * GiB, 1 * GiB});
+    EXPECT_TRUE(p.fits);
+    EXPECT_GE(p.g1_limit, 10 * GiB);
+    EXPECT_EQ(p.g1_limit + p.g2_limit, 19 * GiB);
+}
+
+TEST(ScratchPlan, LeastsThatDoNotFitAreReported) {
+    auto p = plan_scratch(15 * GiB, {60 * GiB, 10 * GiB}, {20 * GiB, 8 * GiB});
+    EXPECT_FALSE(p.fits);
+    EXPECT_EQ(p.g1_limit, 10 * GiB);
+    EXPECT_EQ(p.g2_limit, 8 * GiB);
+    EXPECT_NE(p.summary().find("may fail to allocate"), std::string::npos) << p.summary();
+    // Nothing available at all, a G2 context with no demand: limits stay non-zero (zero would mean none).
+    p = plan_scratch(0, {60 * GiB, 10 * GiB}, {0, 0});
+    EXPECT_FALSE(p.fits);
+    EXPECT_EQ(p.g2_limit, 1u);
+}
