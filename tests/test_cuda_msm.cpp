@@ -414,6 +414,25 @@ void check_scratch_limit(const affine_t<F>& gen, uint64_t seed) {
     EXPECT_EQ(rep.passes, 1u);
 }
 
+// The estimate the scratch limits are planned with (host arithmetic: runs without a GPU): fewer windows per
+// pass take less, more scalars more, and the 32 GiB shape's H MSM (2^27 random scalars) needs tens of GiB in
+// one pass but under 16 GiB one window at a time.
+TEST(CudaMsmScratchEstimate, GrowsWithWindowsPerPassAndScalars) {
+    using g1 = cuda::g1_msm_context;
+    using g2 = cuda::g2_msm_context;
+    const size_t n = size_t(1) << 27, GiB = size_t(1) << 30;
+    EXPECT_LT(g1::scratch_estimate(n, n, 1), g1::scratch_estimate(n, n, 2));
+    EXPECT_LT(g1::scratch_estimate(n, n, 2), g1::scratch_estimate(n, n));
+    EXPECT_EQ(g1::scratch_estimate(n, n, 100), g1::scratch_estimate(n, n));  // more than the windows: all of them
+    EXPECT_LT(g1::scratch_estimate(n / 2, n / 2), g1::scratch_estimate(n, n));
+    EXPECT_LT(g1::scratch_estimate(n, n / 10), g1::scratch_estimate(n, n));  // fewer through Pippenger
+    EXPECT_GT(g1::scratch_estimate(n, n), 30 * GiB);
+    EXPECT_LT(g1::scratch_estimate(n, n, 1), 16 * GiB);
+    EXPECT_LT(g2::scratch_estimate(44000000, 44000000, 1), g2::scratch_estimate(44000000, 44000000));
+    EXPECT_GT(g2::scratch_estimate(1000, 1000, 1), g1::scratch_estimate(1000, 1000, 1));  // larger buckets
+    EXPECT_EQ(g1::scratch_estimate(1000, 0), g1::scratch_estimate(1000, 0, 1));  // no Pippenger: no windows
+}
+
 TEST_F(CudaMsm, ScratchLimitSplitsWindowsIntoPasses) {
     check_scratch_limit(g1_generator(), 900);
     check_scratch_limit(g2_generator(), 1000);

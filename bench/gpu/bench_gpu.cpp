@@ -440,39 +440,38 @@ int partition_bench(int argc, char** argv) {
         record("  A MSM " + std::to_string(n_a), median(t_a), "PoRep-like");
         record("  B_G1 MSM " + std::to_string(n_b), median(t_b), "PoRep-like");
         record("  B_G2 MSM " + std::to_string(n_b), median(t_b2), "PoRep-like, on the GPU (the backend's default)");
-        if (kernels_only) {
-            std::snprintf(note, sizeof note, "%u Pippenger passes over its windows", h_passes);
-            record("  H MSM passes", 0, note);
-            return 0;
-        }
-        const double xfer = median(t_rows) + median(t_lup) + median(t_aup) + median(t_bup);
-        snprintf(note, sizeof note, "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pageable host memory",
-                 median(t_rows), median(t_lup), median(t_aup), median(t_bup));
-        record("partition: host-to-device copies", xfer, note);
-        const double xfer_p = median(p_rows) + median(p_lup) + median(p_aup) + median(p_bup);
-        const double copied_gib = rows_gib + scalars_gib + double(n_b) * sizeof(fr_t) / gib;
-        snprintf(note, sizeof note,
-                 "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pinned host memory (host_pin); "
-                 "%.1f GiB at %.1f GiB/s (pageable: %.1f GiB/s); row a read back %s%s%s",
-                 median(p_rows), median(p_lup), median(p_aup), median(p_bup), copied_gib, copied_gib / (xfer_p / 1e3),
-                 copied_gib / (xfer / 1e3), readback_ok ? "equal" : "DIFFERENT",
-                 pin_refused.empty() ? "" : "; NOT all pinned: ", pin_refused.c_str());
-        record("partition: host-to-device copies, pinned", xfer_p, note);
-        const double reg = median(r_rows) + median(r_l) + median(r_a) + median(r_b);
-        snprintf(note, sizeof note,
-                 "CPU, outside the CUDA lock (gpud: in prepare); cudaHostRegister of rows a,b,c %.0f + L %.0f + A %.0f"
-                 " + B %.0f ms; %.1f GiB at %.1f GiB/s",
-                 median(r_rows), median(r_l), median(r_a), median(r_b), rows_gib + scalars_gib,
-                 (rows_gib + scalars_gib) / (reg / 1e3));
-        record("partition: pinning the copied ranges", reg, note);
-        record("partition: unpinning them", median(r_unpin),
-               "CPU, outside the CUDA lock (gpud: in finish); cudaHostUnregister of the 6 ranges");
-        snprintf(note, sizeof note, "kernels %.0f + pageable copies %.0f ms", kern, xfer);
-        record("partition: GPU work under the lock, pageable copies", kern + xfer, note);
-        snprintf(note, sizeof note, "kernels %.0f + pinned copies %.0f ms; pinning %.0f + unpinning %.0f ms moved"
-                 " to the CPU outside the lock", kern, xfer_p, reg, median(r_unpin));
-        record("partition: GPU work under the lock, pinned copies", kern + xfer_p, note);
-        if (!readback_ok) return 1;
+        std::snprintf(note, sizeof note, "%u Pippenger passes over its windows", h_passes);
+        record("  H MSM passes", 0, note);
+        if (!kernels_only) {
+            const double xfer = median(t_rows) + median(t_lup) + median(t_aup) + median(t_bup);
+            snprintf(note, sizeof note, "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pageable host memory",
+                     median(t_rows), median(t_lup), median(t_aup), median(t_bup));
+            record("partition: host-to-device copies", xfer, note);
+            const double xfer_p = median(p_rows) + median(p_lup) + median(p_aup) + median(p_bup);
+            const double copied_gib = rows_gib + scalars_gib + double(n_b) * sizeof(fr_t) / gib;
+            snprintf(note, sizeof note,
+                     "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pinned host memory (host_pin); "
+                     "%.1f GiB at %.1f GiB/s (pageable: %.1f GiB/s); row a read back %s%s%s",
+                     median(p_rows), median(p_lup), median(p_aup), median(p_bup), copied_gib, copied_gib / (xfer_p / 1e3),
+                     copied_gib / (xfer / 1e3), readback_ok ? "equal" : "DIFFERENT",
+                     pin_refused.empty() ? "" : "; NOT all pinned: ", pin_refused.c_str());
+            record("partition: host-to-device copies, pinned", xfer_p, note);
+            const double reg = median(r_rows) + median(r_l) + median(r_a) + median(r_b);
+            snprintf(note, sizeof note,
+                     "CPU, outside the CUDA lock (gpud: in prepare); cudaHostRegister of rows a,b,c %.0f + L %.0f + A %.0f"
+                     " + B %.0f ms; %.1f GiB at %.1f GiB/s",
+                     median(r_rows), median(r_l), median(r_a), median(r_b), rows_gib + scalars_gib,
+                     (rows_gib + scalars_gib) / (reg / 1e3));
+            record("partition: pinning the copied ranges", reg, note);
+            record("partition: unpinning them", median(r_unpin),
+                   "CPU, outside the CUDA lock (gpud: in finish); cudaHostUnregister of the 6 ranges");
+            snprintf(note, sizeof note, "kernels %.0f + pageable copies %.0f ms", kern, xfer);
+            record("partition: GPU work under the lock, pageable copies", kern + xfer, note);
+            snprintf(note, sizeof note, "kernels %.0f + pinned copies %.0f ms; pinning %.0f + unpinning %.0f ms moved"
+                     " to the CPU outside the lock", kern, xfer_p, reg, median(r_unpin));
+            record("partition: GPU work under the lock, pinned copies", kern + xfer_p, note);
+            if (!readback_ok) return 1;
+        }  // !kernels_only
 
         // Pinning next to GPU work: the kernels and the L/A/B uploads (their ranges pinned, as under the lock
         // in gpud), alone and while another thread pins and unpins the rows (which this sequence does not read).
@@ -507,8 +506,8 @@ int partition_bench(int argc, char** argv) {
         for (int rep = 0; rep < reps; ++rep) alone.push_back(gpu_work(rep));
 
         // B_G2 beside the G1 work instead of after it: its own context (stream, scratch) driven by a second host
-        // thread, as the backend could run it, so its kernels fill what the NTTs, sorts and reductions leave of
-        // the GPU. The B_G2 and B_G1 results must equal those of the sequence one after another.
+        // thread, as the backend runs it (cuda_backend::run_kernels), so its kernels fill what the NTTs, sorts and
+        // reductions leave of the GPU. The B_G2 and B_G1 results must equal those of the sequence one after another.
         {
             const auto want_g2 = g2_work();
             g1.upload_scalars(b_sc);
@@ -535,6 +534,7 @@ int partition_bench(int argc, char** argv) {
             std::fflush(stdout);
             if (!same) return 1;
         }
+        if (kernels_only) return 0;  // --kernels-only: not the pinning-beside step either
         std::atomic<bool> stop{false};
         std::atomic<int> cycles{0};
         std::string pinner_error;

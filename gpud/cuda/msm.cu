@@ -1006,9 +1006,12 @@ size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per
     if (m == 0) return impl::fixed_scratch(n, 0);
     const unsigned c = choose_window(m), windows = windows_for(c);
     const unsigned per_pass = windows_per_pass == 0 ? windows : std::min(windows_per_pass, windows);
-    // The batch-affine rounds' two scratch sets, where a run can take them (G2's default), at their default size.
-    const size_t ba = std::is_same_v<F, ff::fp2_t> ? 2 * BATCH_AFFINE_BYTES : 0;
-    return impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c) + ba;
+    const size_t rest = impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c);
+    // The batch-affine rounds' two scratch sets, where a run can take them (G2's default): at their default
+    // size without a limit; under one they take an eighth of it (launch_accumulate), so a limit x covers
+    // rest + x / 8 from x = 8 rest / 7.
+    if constexpr (!std::is_same_v<F, ff::fp2_t>) return rest;
+    return windows_per_pass == 0 ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
 }
 
 template <class F>
