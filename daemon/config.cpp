@@ -178,6 +178,7 @@ config load_config(const std::filesystem::path& path) {
              r.integer("pinned_cache_mib", c.gpud.pinned_cache_mib, 0, std::int64_t{1} << 30);
              r.integer("pin_min_mib", c.gpud.pin_min_mib, 0, std::int64_t{1} << 30);
              r.boolean("b_g2_on_gpu", c.gpud.b_g2_on_gpu);
+             r.text("params_memory", c.gpud.params_memory);
          }},
     };
     for (auto&& [key, node] : root) {
@@ -211,6 +212,9 @@ void validate(const config& c) {
                                       c.runtime.log_level));
     if (c.gpud.backend != "auto" && c.gpud.backend != "cpu" && c.gpud.backend != "cuda")
         throw input_error(fmt::format("[gpud] backend '{}' is not 'auto', 'cpu' or 'cuda'", c.gpud.backend));
+    if (c.gpud.params_memory != "auto" && c.gpud.params_memory != "device" && c.gpud.params_memory != "host")
+        throw input_error(fmt::format("[gpud] params_memory '{}' is not 'auto', 'device' or 'host'",
+                                      c.gpud.params_memory));
     if (c.ring.name.empty()) throw input_error("[ring] name must not be empty");
 }
 

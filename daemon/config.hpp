@@ -56,6 +56,8 @@ struct gpud_section {
     std::uint64_t pinned_cache_mib = 16384;  // CUDA backend: free page-locked A/B scalar buffers kept for reuse
     std::uint64_t pin_min_mib = 32;          // CUDA backend: smaller host ranges are copied without pinning
     bool b_g2_on_gpu = true;                 // CUDA backend: B_G2's MSM on the GPU, else on the CPU beside it
+    std::string params_memory = "auto";      // CUDA backend: the parameters' points on the "device", in "host"
+                                             // memory (streamed per MSM), or "auto" (the device where they fit)
 };
 
 struct config {

@@ -4,10 +4,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <future>
 #include <span>
+#include <thread>
 
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
@@ -30,6 +32,13 @@ struct cuda_backend::resident_params {
     };
     query h, l, a, b_g1, b_g2;
     bool scratch_planned = false;  // plan_msm_scratch applied (before the first kernels on these points)
+    // With the points in host memory (params_placement::host): their packed copies, page-locked, and the
+    // segment (points per streamed copy) of each context. Declared before the pins and the contexts, which
+    // read them: destroyed after both.
+    std::unique_ptr<std::byte[]> host_g1, host_g2;
+    cuda::host_pin pin_g1, pin_g2;
+    size_t segment_g1 = 0, segment_g2 = 0;
+    bool on_host() const { return host_g1 != nullptr; }
     std::unique_ptr<cuda::g1_msm_context> g1;
     std::unique_ptr<cuda::g2_msm_context> g2;  // null when B_G2 runs on the CPU
 
@@ -192,8 +201,13 @@ scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsig
     return plan_scratch(available, g1, g2);
 }
 
-cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes)
-    : gpu_(gpu), b_g2_on_gpu_(b_g2_on_gpu), pin_min_bytes_(pin_min_bytes), pins_(std::make_shared<pin_counters>()) {
+cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes,
+                           params_placement placement)
+    : gpu_(gpu),
+      b_g2_on_gpu_(b_g2_on_gpu),
+      placement_(placement),
+      pin_min_bytes_(pin_min_bytes),
+      pins_(std::make_shared<pin_counters>()) {
     std::string why;
     const int n = cuda::device_count(&why);
     if (gpu < 0 || gpu >= n)
@@ -202,8 +216,12 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
     if (pin_min_bytes != SIZE_MAX)
         scalar_pool_ = std::make_shared<cuda::pinned_pool>(gpu, pin_min_bytes, scalar_cache_bytes);
-    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; host ranges of {} pinned for copies{}", gpu,
-                 cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
+    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; parameters' points on the {}; host ranges of {} pinned "
+                 "for copies{}",
+                 gpu, cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
+                 placement == params_placement::device ? "device"
+                 : placement == params_placement::host ? "host (streamed)"
+                                                       : "device where they fit, else the host",
                  pin_min_bytes == SIZE_MAX ? std::string("no size")
                                            : fmt::format("{} bytes and more", pin_min_bytes),
                  scalar_pool_ ? fmt::format(", A/B scalars in reused page-locked buffers (up to {:.1f} GiB cached)",
@@ -290,19 +308,100 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     place(r->l, params.l);
     place(r->a, params.a);
     place(r->b_g1, params.b_g1);
-    // The points must fit in device memory beside what is there now (the scratch of the MSMs and NTTs comes on
-    // top): where they cannot, say so in those terms rather than as the CUDA allocation error of an upload.
-    // Parameters are kept resident only; a GPU too small for them proves nothing with this backend.
-    const size_t need = next * 2 * sizeof(ff::fp_t) + (b_g2_on_gpu_ ? params.b_g2.size() * 2 * sizeof(ff::fp2_t) : 0);
-    if (const size_t avail = cuda::free_device_memory(gpu_); need > avail)
+    const size_t n_g2 = b_g2_on_gpu_ ? params.b_g2.size() : 0;
+    const size_t g1_max = std::max({r->h.size, r->l.size, r->a.size, r->b_g1.size});
+    const size_t need = next * 2 * sizeof(ff::fp_t) + n_g2 * 2 * sizeof(ff::fp2_t);
+    const size_t avail = cuda::free_device_memory(gpu_);
+    // What the kernels take beside the points at the least: the NTTs at the domain the h query implies, one
+    // window per MSM pass, and a reserve (the CUDA runtime's own, rounding).
+    unsigned log_m = 0;
+    while ((size_t(1) << log_m) < r->h.size + 1) ++log_m;
+    auto least_beside = [&](size_t g1_run, size_t g2_run) {
+        const size_t ntt = r->h.size > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
+        const size_t ntt_more = ntt > ntt_->device_bytes() ? ntt - ntt_->device_bytes() : 0;
+        return ntt_more + cuda::g1_msm_context::scratch_estimate(g1_run, g1_run, 1) +
+               (g2_run ? cuda::g2_msm_context::scratch_estimate(g2_run, g2_run, 1) : 0) + (size_t(1) << 30);
+    };
+    const double gib = double(1ull << 30);
+    bool on_host = placement_ == params_placement::host;
+    if (placement_ == params_placement::automatic) on_host = need + least_beside(g1_max, n_g2) > avail;
+    if (!on_host && need > avail)
+        // Resident only ([gpud] params_memory = "device"), and the points alone do not fit: say so in those terms
+        // rather than as the CUDA allocation error of an upload.
         throw cuda::cuda_error(fmt::format(
-            "GPU {}: the parameters' points need {:.1f} GiB of device memory ({} G1{}), {:.1f} GiB is free: the CUDA "
-            "backend keeps them resident (with their MSM and NTT scratch on top) and cannot prove this circuit on "
-            "this GPU; use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
-            gpu_, double(need) / double(1ull << 30), next,
+            "GPU {}: the parameters' points need {:.1f} GiB of device memory ({} G1{}), {:.1f} GiB is free: with "
+            "[gpud] params_memory = \"device\" the CUDA backend keeps them resident (with their MSM and NTT scratch "
+            "on top) and cannot prove this circuit on this GPU; use [gpud] params_memory = \"auto\" or \"host\" "
+            "(the points stay in host memory, streamed to the GPU), a GPU with more memory{}, or [gpud] backend = "
+            "\"cpu\"",
+            gpu_, double(need) / gib, next,
             b_g2_on_gpu_ ? fmt::format(" and {} G2 points", params.b_g2.size()) : std::string(" points"),
-            double(avail) / double(1ull << 30),
-            b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false (the G2 points stay on the host)" : ""));
+            double(avail) / gib, b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false (the G2 points stay on the host)" : ""));
+    if (on_host) {
+        // Segments of 2^25 G1 and 2^24 G2 points (two buffers each: 6.4 GB apiece), halved while they and the
+        // least scratch for runs of that size do not fit.
+        r->segment_g1 = std::min<size_t>(g1_max, size_t(1) << 25);
+        r->segment_g2 = std::min<size_t>(n_g2, size_t(1) << 24);
+        auto device_need = [&] {
+            return 2 * r->segment_g1 * 2 * sizeof(ff::fp_t) + 2 * r->segment_g2 * 2 * sizeof(ff::fp2_t) +
+                   least_beside(r->segment_g1, r->segment_g2);
+        };
+        while (device_need() > avail && r->segment_g1 > (size_t(1) << 20)) {
+            r->segment_g1 /= 2;
+            r->segment_g2 = std::max<size_t>(r->segment_g2 / 2, std::min<size_t>(n_g2, 1));
+        }
+        if (device_need() > avail)
+            throw cuda::cuda_error(fmt::format(
+                "GPU {}: {:.1f} GiB of device memory is free, and even with the parameters' points in host memory "
+                "the NTTs at 2^{} and the MSMs' least scratch need {:.1f} GiB: this GPU cannot prove this circuit; "
+                "use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
+                gpu_, double(avail) / gib, log_m, double(device_need()) / gib,
+                b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false" : ""));
+        // Packed into page-locked host memory by a few threads (39 GiB of G1 points at 32 GiB: a memory copy
+        // per point), then each context streams its segments from there.
+        auto pack = [](auto tag, const auto& queries, std::byte* out) {
+            using F = decltype(tag);
+            std::vector<std::thread> threads;
+            size_t at = 0;
+            for (const auto* q : queries) {
+                const size_t n = q->size(), per = std::max<size_t>(1, (n + 7) / 8);
+                for (size_t lo = 0; lo < n; lo += per) {
+                    const auto part = std::span<const ec::affine_t<F>>(q->data() + lo, std::min(per, n - lo));
+                    threads.emplace_back([part, dst = out + (at + lo) * 2 * sizeof(F)] {
+                        cuda::msm_context<F>::pack_points(part, dst);
+                    });
+                }
+                at += n;
+            }
+            for (auto& t : threads) t.join();
+        };
+        r->host_g1.reset(new std::byte[std::max<size_t>(next, 1) * 2 * sizeof(ff::fp_t)]);
+        pack(ff::fp_t{}, std::array{&params.h, &params.l, &params.a, &params.b_g1}, r->host_g1.get());
+        r->pin_g1 = cuda::host_pin(gpu_, r->host_g1.get(), next * 2 * sizeof(ff::fp_t));
+        r->g1 = std::make_unique<cuda::g1_msm_context>(gpu_);
+        r->g1->use_host_points(r->host_g1.get(), next, std::max<size_t>(r->segment_g1, 1));
+        if (b_g2_on_gpu_) {
+            next = 0;
+            place(r->b_g2, params.b_g2);
+            r->host_g2.reset(new std::byte[std::max<size_t>(n_g2, 1) * 2 * sizeof(ff::fp2_t)]);
+            pack(ff::fp2_t{}, std::array{&params.b_g2}, r->host_g2.get());
+            r->pin_g2 = cuda::host_pin(gpu_, r->host_g2.get(), n_g2 * 2 * sizeof(ff::fp2_t));
+            r->g2 = std::make_unique<cuda::g2_msm_context>(gpu_);
+            r->g2->use_host_points(r->host_g2.get(), n_g2, std::max<size_t>(r->segment_g2, 1));
+        }
+        const bool pinned = r->pin_g1.pinned() && (!r->g2 || r->pin_g2.pinned());
+        if (!pinned)
+            spdlog::warn("GPU {}: the parameters' host copy could not be page-locked ({}): its segments are copied "
+                         "from pageable memory, slower",
+                         gpu_, !r->pin_g1.pinned() ? r->pin_g1.error() : r->pin_g2.error());
+        spdlog::info("GPU {}: parameters in host memory ([gpud] params_memory = \"{}\"; {:.2f} GiB of points, {:.1f} "
+                     "GiB of device memory free): {} h, {} l, {} a, {} b_g1, {} b_g2 points, streamed to the GPU in "
+                     "segments of {} G1 / {} G2 points, prepared in {:.2f} s",
+                     gpu_, to_string(placement_), double(need) / gib, double(avail) / gib, r->h.size, r->l.size,
+                     r->a.size, r->b_g1.size, r->g2 ? r->b_g2.size : 0, r->segment_g1, r->segment_g2,
+                     seconds_since(t0));
+        return *(resident_[&params] = std::move(r));
+    }
     r->g1 = std::make_unique<cuda::g1_msm_context>(gpu_);
     r->g1->reserve_points(next);
     r->g1->upload_points_at(r->h.first, params.h);
@@ -421,9 +520,11 @@ void cuda_backend::run_kernels(partition_work& work) {
     std::lock_guard lk(mu_);
     resident_params& r = resident_for(*w.params);
     if (!r.scratch_planned) {
-        const size_t g1_max = std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
+        // The largest run of each context: a whole query resident, a segment streamed.
+        const size_t g1_max = r.on_host() ? r.segment_g1 : std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
+        const size_t g2_max = !r.g2 ? 0 : r.on_host() ? r.segment_g2 : r.b_g2.size;
         const scratch_plan plan =
-            plan_msm_scratch(gpu_, g1_max, r.g2 ? r.b_g2.size : 0, p.log_m,
+            plan_msm_scratch(gpu_, g1_max, g2_max, p.log_m,
                              r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0), ntt_->device_bytes());
         r.g1->set_scratch_limit(plan.g1_limit);
         if (r.g2) r.g2->set_scratch_limit(plan.g2_limit);

@@ -68,8 +68,10 @@ public:
 
     // Throws cuda::cuda_error when |gpu| is not a usable device. The A and B scalar vectors of |pin_min_bytes|
     // and more are built in page-locked buffers reused from partition to partition (none when SIZE_MAX).
+    // |placement| ([gpud] params_memory): where the parameters' points live (proving_backend.hpp).
     explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes,
-                          size_t scalar_cache_bytes = default_scalar_cache_bytes);
+                          size_t scalar_cache_bytes = default_scalar_cache_bytes,
+                          params_placement placement = params_placement::automatic);
     ~cuda_backend() override;
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
@@ -112,6 +114,7 @@ private:
 
     int gpu_;
     bool b_g2_on_gpu_;
+    params_placement placement_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
     std::unique_ptr<cuda::host_pin> region_;  // register_host_region's, or null

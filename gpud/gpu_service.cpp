@@ -58,7 +58,8 @@ ipc::cuda_lock_options lock_options(const daemon::config& c) {
 // (a test facility: a warning says so, `cuzk status` shows "<backend>+faults").
 std::unique_ptr<proving_backend> backend_for(const daemon::config& c, const std::optional<fault_plan>& faults) {
     auto backend = make_backend(c.gpud.backend, c.gpud.gpu,
-                                {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu});
+                                {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu,
+                                 parse_params_placement(c.gpud.params_memory)});
     if (!faults) return backend;
     spdlog::warn("[gpud] {}={}: fault injection is on (a test facility): the {} step of the {} backend fails with "
                  "injected CUDA errors{}; unset the variable to prove normally",

@@ -12,12 +12,28 @@
 
 namespace cuzk::gpud {
 
+params_placement parse_params_placement(std::string_view text) {
+    if (text == "auto") return params_placement::automatic;
+    if (text == "device") return params_placement::device;
+    if (text == "host") return params_placement::host;
+    throw input_error(fmt::format("[gpud] params_memory must be \"auto\", \"device\" or \"host\", not \"{}\"", text));
+}
+
+const char* to_string(params_placement p) {
+    switch (p) {
+        case params_placement::automatic: return "auto";
+        case params_placement::device: return "device";
+        case params_placement::host: return "host";
+    }
+    return "?";
+}
+
 std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, const cuda_settings& cuda) {
     if (name == "cpu") return std::make_unique<cpu_backend>();
 #ifdef CUZK_GPUD_HAVE_CUDA
     auto make_cuda = [&] {
         return std::make_unique<cuda_backend>(gpu, cuda.b_g2_on_gpu, size_t(cuda.pin_min_bytes),
-                                              size_t(cuda.pinned_cache_bytes));
+                                              size_t(cuda.pinned_cache_bytes), cuda.placement);
     };
     if (name == "cuda") return make_cuda();  // strict: throws cuda_error without the GPU
     if (name == "auto") {

@@ -45,11 +45,20 @@ public:
     virtual std::string device_lost() { return {}; }
 };
 
+// Where the CUDA backend keeps the parameters' points ([gpud] params_memory): "device" resident in GPU memory,
+// "host" in page-locked host memory streamed to the GPU per MSM, "auto" the device where they fit with the NTTs
+// and the least MSM scratch beside them, else the host.
+enum class params_placement { automatic, device, host };
+// "auto", "device", "host" -> the placement; anything else throws input_error naming the key and the choices.
+params_placement parse_params_placement(std::string_view text);
+const char* to_string(params_placement p);
+
 // The CUDA backend's settings ([gpud] keys; cuda_backend says what each does). The CPU backend has none.
 struct cuda_settings {
     std::uint64_t pinned_cache_bytes = std::uint64_t(16) << 30;  // free page-locked A/B scalar buffers kept
     std::uint64_t pin_min_bytes = std::uint64_t(32) << 20;       // smaller host ranges are copied pageable
     bool b_g2_on_gpu = true;                                     // else on the CPU, beside the GPU work
+    params_placement placement = params_placement::automatic;   // [gpud] params_memory
 };
 
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the

@@ -86,6 +86,13 @@ gpud::cuda_backend& gpu_backend(bool b_g2_on_gpu = true) {
     return b_g2_on_gpu ? on_gpu : on_cpu;
 }
 
+// The parameters' points in host memory, streamed to the GPU ([gpud] params_memory = "host"), B_G2 on the GPU.
+gpud::cuda_backend& host_params_backend() {
+    static gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
+                                 gpud::params_placement::host);
+    return be;
+}
+
 // No range pinned: every copy from pageable memory (the backend as it was before pinning).
 gpud::cuda_backend& pageable_backend() {
     static gpud::cuda_backend be(0, true, SIZE_MAX);
@@ -183,6 +190,8 @@ TEST_P(CudaBackendProof, EqualsCpuBackendByteForByteAndVerifies) {
         EXPECT_EQ(proof_to_bytes(got_cpu_g2), proof_to_bytes(want)) << spec << " seed " << seed << ", B_G2 on the CPU";
         const proof got_pageable = prove_with(pageable_backend(), w, k.setup.params, seed);
         EXPECT_EQ(proof_to_bytes(got_pageable), proof_to_bytes(want)) << spec << " seed " << seed << ", nothing pinned";
+        const proof got_host = prove_with(host_params_backend(), w, k.setup.params, seed);
+        EXPECT_EQ(proof_to_bytes(got_host), proof_to_bytes(want)) << spec << " seed " << seed << ", points in host memory";
     }
     EXPECT_GT(gpu_backend().host_pin_stats().pinned_ranges, 0u) << stats_text(gpu_backend().host_pin_stats());
     EXPECT_EQ(gpu_backend().host_pin_stats().pinned_now_bytes, 0u) << stats_text(gpu_backend().host_pin_stats());

@@ -4,6 +4,8 @@
 // points generated on the device. Skipped with a message where no GPU is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <random>
 #include <string>
 #include <vector>
@@ -412,6 +414,65 @@ void check_scratch_limit(const affine_t<F>& gen, uint64_t seed) {
     EXPECT_EQ(one.run(sc, &rep), msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
     EXPECT_TRUE(rep.multiples);
     EXPECT_EQ(rep.passes, 1u);
+}
+
+// Points in host memory (use_host_points), streamed in segments: the CPU's results for every shape, for
+// segments smaller than, equal to and larger than the run, over a range of the points, with a scratch limit
+// too; download_points reads them back; multiples are refused; upload_points brings them to the device again.
+template <class F>
+void check_host_points(const affine_t<F>& gen, uint64_t seed) {
+    auto head = make_points(gen, 300, seed);
+    auto pts = make_points(gen, 4096, seed + 1);
+    std::vector<affine_t<F>> all(head);
+    all.insert(all.end(), pts.begin(), pts.end());
+    std::vector<std::byte> packed(all.size() * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(all, packed.data());
+    cuda::msm_context<F> gpu;
+    for (size_t segment : {size_t(1000), size_t(4096), size_t(5000), size_t(97)}) {
+        gpu.use_host_points(packed.data(), all.size(), segment);
+        ASSERT_TRUE(gpu.host_points());
+        EXPECT_EQ(gpu.size(), all.size());
+        for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
+            auto sc = make_scalars(pts.size(), s, ++seed);
+            cuda::msm_report rep;
+            gpu.upload_scalars(sc);
+            EXPECT_EQ(gpu.run_uploaded_range(head.size(), sc.size(), &rep),
+                      msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc))
+                << "segment " << segment << " " << name(s);
+            EXPECT_EQ(rep.segments, (pts.size() + segment - 1) / segment);
+            EXPECT_EQ(rep.zeros + rep.ones + rep.others, pts.size());
+        }
+        auto sc = make_scalars(head.size(), shape::random, ++seed);
+        EXPECT_EQ(gpu.run(sc), msm::multi_exp<F>(std::span<const affine_t<F>>(head), sc)) << "segment " << segment;
+    }
+    gpu.set_scratch_limit(1);
+    auto sc = make_scalars(pts.size(), shape::random, ++seed);
+    cuda::msm_report rep;
+    gpu.upload_scalars(sc);
+    EXPECT_EQ(gpu.run_uploaded_range(head.size(), sc.size(), &rep),
+              msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
+    EXPECT_GT(rep.passes, rep.segments);
+    gpu.set_scratch_limit(0);
+    auto back = gpu.download_points();
+    ASSERT_EQ(back.size(), all.size());
+    for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(back[i], all[i]) << i;
+    EXPECT_THROW(gpu.precompute_window_multiples(8), std::invalid_argument);
+    EXPECT_THROW(gpu.upload_points_at(0, head), std::invalid_argument);
+    EXPECT_THROW(gpu.use_host_points(packed.data(), all.size(), 0), std::invalid_argument);
+    gpu.upload_points(pts);
+    EXPECT_FALSE(gpu.host_points());
+    gpu.upload_scalars(sc);
+    EXPECT_EQ(gpu.run_uploaded(sc.size(), &rep), msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc));
+    EXPECT_EQ(rep.segments, 0u);
+    // The packed layout is what the device holds: downloaded packed, it equals pack_points' bytes.
+    std::vector<std::byte> again(pts.size() * 2 * sizeof(F));
+    gpu.download_points_packed(again.data());
+    EXPECT_TRUE(std::equal(again.begin(), again.end(), packed.begin() + head.size() * 2 * sizeof(F)));
+}
+
+TEST_F(CudaMsm, HostPointsStreamedInSegments) {
+    check_host_points(g1_generator(), 1100);
+    check_host_points(g2_generator(), 1200);
 }
 
 // The estimate the scratch limits are planned with (host arithmetic: runs without a GPU): fewer windows per

@@ -47,7 +47,27 @@ TEST(DaemonConfig, TheDocumentedExampleParses) {
     EXPECT_EQ(c.gpud.pinned_cache_mib, 16384u);
     EXPECT_EQ(c.gpud.pin_min_mib, 32u);
     EXPECT_TRUE(c.gpud.b_g2_on_gpu);
+    EXPECT_EQ(c.gpud.params_memory, "auto");
     EXPECT_FALSE(c.synthd.numa_node.has_value());
+}
+
+TEST(DaemonConfig, ParamsMemoryIsAutoByDefaultAndTakesAutoDeviceOrHost) {
+    EXPECT_EQ(daemon::load_config_or_defaults(std::nullopt).gpud.params_memory, "auto");
+    for (const std::string where : {"auto", "device", "host"}) {
+        const auto path = std::filesystem::temp_directory_path() /
+                          ("cuzk-config-params-memory-" + std::to_string(::getpid()) + "-" + where + ".toml");
+        std::ofstream(path) << "[gpud]\nparams_memory = \"" << where << "\"\n";
+        const auto c = daemon::load_config(path);
+        std::filesystem::remove(path);
+        EXPECT_EQ(c.gpud.params_memory, where);
+    }
+    for (const std::string bad : {"gpu", "HOST", ""}) {
+        const auto e = error_of("[gpud]\nparams_memory = \"" + bad + "\"\n");
+        EXPECT_NE(e.find("[gpud] params_memory '" + bad + "' is not 'auto', 'device' or 'host'"), std::string::npos)
+            << e;
+    }
+    const auto e = error_of("[gpud]\nparams_memory = 1\n");
+    EXPECT_NE(e.find("params_memory"), std::string::npos) << e;
 }
 
 TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {

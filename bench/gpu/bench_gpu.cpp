@@ -12,9 +12,10 @@
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
-//                  [--device-gib D] [--kernels-only]
+//                  [--device-gib D] [--kernels-only] [--host-points]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
-//   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps)
+//   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --host-points:
+//   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
 // CUDA backend (cuda_backend.cpp run_kernels) at domain 2^27 with resident random points (parameters of that
@@ -303,6 +304,29 @@ int partition_bench(int argc, char** argv) {
                       double(n_b) * 192 / double(1ull << 30), device_used_gib());
         record("partition: G2 points generated on GPU", now_ms() - t0, note);
 
+        // --host-points: the points moved to page-locked host memory and streamed per MSM in segments of 2^25 G1
+        // and 2^24 G2 points ([gpud] params_memory = "host").
+        struct host_buffer {
+            void* p = nullptr;
+            ~host_buffer() {
+                if (p) cudaFreeHost(p);
+            }
+        } host_g1, host_g2;
+        const bool host_points = has_flag(argc, argv, "--host-points");
+        const size_t seg_g1 = size_t(1) << 25, seg_g2 = size_t(1) << 24;
+        if (host_points) {
+            t0 = now_ms();
+            if (cudaHostAlloc(&host_g1.p, n_g1 * 96, cudaHostAllocPortable) != cudaSuccess ||
+                cudaHostAlloc(&host_g2.p, n_b * 192, cudaHostAllocPortable) != cudaSuccess)
+                throw std::runtime_error("cudaHostAlloc of the points' host copy failed");
+            g1.download_points_packed(host_g1.p);
+            g2.download_points_packed(host_g2.p);
+            g1.use_host_points(host_g1.p, n_g1, seg_g1);
+            g2.use_host_points(host_g2.p, n_b, seg_g2);
+            std::snprintf(note, sizeof note, "%.1f GiB page-locked; segments of 2^25 G1, 2^24 G2 points; device memory "
+                          "in use %.1f GiB", double(n_g1 * 96 + n_b * 192) / gib, device_used_gib());
+            record("partition: points moved to host memory", now_ms() - t0, note);
+        }
         // --device-gib D: as on a GPU of D GiB (the rest of this one's memory taken by a ballast allocation),
         // with the MSM scratch limits the backend would set there (plan_msm_scratch).
         const int device_gib = arg_int(argc, argv, "--device-gib", 0);
@@ -329,9 +353,10 @@ int partition_bench(int argc, char** argv) {
             record("partition: as on a " + std::to_string(device_gib) + " GiB GPU", 0, note);
         }
         {
-            const size_t g1_max = std::max({n_h, n_l, n_a, n_b});
-            const gpud::scratch_plan plan =
-                gpud::plan_msm_scratch(0, g1_max, n_b, L, g1.scratch_bytes() + g2.scratch_bytes(), ntt.device_bytes());
+            const size_t g1_max = host_points ? seg_g1 : std::max({n_h, n_l, n_a, n_b});
+            const gpud::scratch_plan plan = gpud::plan_msm_scratch(0, g1_max, host_points ? seg_g2 : n_b, L,
+                                                                   g1.scratch_bytes() + g2.scratch_bytes(),
+                                                                   ntt.device_bytes());
             g1.set_scratch_limit(plan.g1_limit);
             g2.set_scratch_limit(plan.g2_limit);
             record("partition: MSM scratch plan (as gpud's CUDA backend)", 0, plan.summary());

@@ -4,6 +4,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -426,6 +427,12 @@ struct msm_context<F>::impl {
     device_buffer<point_t> points;
     unsigned multiples_c = 0, multiples_windows = 0;
     size_t scratch_limit = 0;  // set_scratch_limit; 0: none
+    // use_host_points: the points in host memory (the caller's, page-locked), |points| then two device buffers
+    // of |segment| points each; null: the points resident in |points|.
+    const point_t* host_points = nullptr;
+    size_t segment = 0;
+    cudaStream_t copy_stream = nullptr;
+    cudaEvent_t copied[2] = {};
     device_buffer<dev_fr> scalars;
     size_t n_scalars = 0;
     device_buffer<uint32_t> counters, one_idx, other_idx;
@@ -469,6 +476,10 @@ struct msm_context<F>::impl {
         for (auto e : events) {
             if (e) cudaEventDestroy(e);
         }
+        for (auto e : copied) {
+            if (e) cudaEventDestroy(e);
+        }
+        if (copy_stream) cudaStreamDestroy(copy_stream);
         if (fork) cudaEventDestroy(fork);
         if (join) cudaEventDestroy(join);
         if (stream2) cudaStreamDestroy(stream2);
@@ -739,8 +750,51 @@ struct msm_context<F>::impl {
                                         std::to_string(base) + " but only " + std::to_string(n_points) +
                                         " resident points");
         }
-        const point_t* pts = points.get() + base;
         if (n > n_scalars) throw std::invalid_argument("GPU MSM: fewer scalars uploaded than requested");
+        if (host_points) return run_streamed(n, report, opt);
+        return run_at(points.get() + base, scalars.get(), n, report, opt);
+    }
+
+    // Points in host memory (use_host_points): the run's range in segments through the two device buffers,
+    // segment k + 1 copied on |copy_stream| while segment k's kernels run. Buffer (k + 1) % 2 is free by then:
+    // run_at returns only once its kernels are done. The segments' sums add up on the host.
+    ec::jacobian_t<F> run_streamed(size_t n, msm_report* report, const msm_options& opt) {
+        if (!copy_stream) {
+            CUDA_OK(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking));
+            for (auto& e : copied) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        }
+        const size_t segs = (n + segment - 1) / segment;
+        auto upload = [&](size_t k) {
+            const size_t lo = k * segment, cnt = std::min(segment, n - lo);
+            CUDA_OK(cudaMemcpyAsync(points.get() + (k % 2) * segment, host_points + base + lo, cnt * sizeof(point_t),
+                                    cudaMemcpyHostToDevice, copy_stream));
+            CUDA_OK(cudaEventRecord(copied[k % 2], copy_stream));
+        };
+        ec::jacobian_t<F> acc;
+        msm_report all;
+        if (segs > 0) upload(0);
+        for (size_t k = 0; k < segs; ++k) {
+            if (k + 1 < segs) upload(k + 1);
+            CUDA_OK(cudaStreamWaitEvent(stream, copied[k % 2], 0));
+            const size_t lo = k * segment, cnt = std::min(segment, n - lo);
+            msm_report r;
+            acc = detail::add_sums<F>(acc, run_at(points.get() + (k % 2) * segment, scalars.get() + lo, cnt, &r, opt));
+            all.zeros += r.zeros, all.ones += r.ones, all.others += r.others;
+            all.window_bits = std::max(all.window_bits, r.window_bits);
+            all.windows = std::max(all.windows, r.windows);
+            all.accumulate_variant = std::max(all.accumulate_variant, r.accumulate_variant);
+            all.passes += r.passes;
+            all.ms_classify += r.ms_classify, all.ms_ones += r.ms_ones, all.ms_sort += r.ms_sort;
+            all.ms_accumulate += r.ms_accumulate, all.ms_reduce += r.ms_reduce, all.ms_finish += r.ms_finish;
+        }
+        all.segments = unsigned(segs);
+        if (report) *report = all;
+        return acc;
+    }
+
+    // The MSM of |n| scalars at |sc| against the points at |pts| (device memory).
+    ec::jacobian_t<F> run_at(const point_t* pts, const dev_fr* sc, size_t n, msm_report* report,
+                             const msm_options& opt) {
         msm_report rep;
         ec::jacobian_t<F> result;
         if (n == 0) {
@@ -757,7 +811,7 @@ struct msm_context<F>::impl {
         other_idx.reserve(n);
         other_scalar.reserve(n);
         CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
-        classify_kernel<<<grid_for(n, 256), 256, 0, stream>>>(scalars.get(), n, counters.get(), one_idx.get(),
+        classify_kernel<<<grid_for(n, 256), 256, 0, stream>>>(sc, n, counters.get(), one_idx.get(),
                                                               other_idx.get(), other_scalar.get());
         CUDA_LAUNCH_OK("classify_kernel");
         mark(1);
@@ -861,6 +915,7 @@ size_t msm_context<F>::size() const {
 template <class F>
 void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
     impl_->multiples_c = impl_->multiples_windows = 0;
+    impl_->host_points = nullptr;
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(pts.size(), 1));
     impl_->n_points = 0;
@@ -871,6 +926,7 @@ void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
 template <class F>
 void msm_context<F>::reserve_points(size_t n) {
     impl_->multiples_c = impl_->multiples_windows = 0;
+    impl_->host_points = nullptr;
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(n, 1));
     impl_->n_points = n;
@@ -880,6 +936,9 @@ template <class F>
 void msm_context<F>::upload_points_at(size_t first, std::span<const ec::affine_t<F>> pts) {
     using point_t = typename impl::point_t;
     static_assert(sizeof(point_t) == 2 * sizeof(F));
+    if (impl_->host_points)
+        throw std::invalid_argument("GPU MSM: the points are in host memory (use_host_points); reserve_points or "
+                                    "upload_points first to have them on the device");
     if (first > impl_->points.capacity() || pts.size() > impl_->points.capacity() - first)
         throw std::invalid_argument("GPU MSM: points [" + std::to_string(first) + ", " +
                                     std::to_string(first + pts.size()) + ") beyond the " +
@@ -919,6 +978,7 @@ void msm_context<F>::generate_points(size_t n, std::span<const ec::affine_t<F>> 
                                     " seed points, got " + std::to_string(seeds.size()));
     }
     impl_->multiples_c = impl_->multiples_windows = 0;
+    impl_->host_points = nullptr;
     msm_context<F> seed_ctx(impl_->device);  // reuses the packing of upload_points
     seed_ctx.upload_points(seeds);
     const point_t* sd = seed_ctx.impl_->points.get();
@@ -949,6 +1009,8 @@ unsigned msm_context<F>::precompute_window_multiples(unsigned c, size_t max_byte
     using point_t = typename impl::point_t;
     impl& m = *impl_;
     const size_t n = m.n_points;
+    if (m.host_points)
+        throw std::invalid_argument("GPU MSM: window multiples need the points on the device, not in host memory");
     if (c == 0) c = choose_multiples_window(n);
     if (c < 2 || c > MAX_MULTIPLES_WINDOW)
         throw std::invalid_argument("GPU MSM: multiples need a window of 2.." + std::to_string(MAX_MULTIPLES_WINDOW) +
@@ -997,6 +1059,49 @@ unsigned msm_context<F>::multiples_window() const {
 }
 
 template <class F>
+void msm_context<F>::pack_points(std::span<const ec::affine_t<F>> pts, void* out) {
+    using point_t = typename impl::point_t;
+    auto* dst = static_cast<std::byte*>(out);
+    for (size_t i = 0; i < pts.size(); ++i, dst += sizeof(point_t)) {
+        if (pts[i].infinity) {
+            std::memset(dst, 0, sizeof(point_t));
+        } else {
+            std::memcpy(dst, &pts[i].x, sizeof(F));
+            std::memcpy(dst + sizeof(F), &pts[i].y, sizeof(F));
+        }
+    }
+}
+
+template <class F>
+void msm_context<F>::download_points_packed(void* out) const {
+    using point_t = typename impl::point_t;
+    if (impl_->host_points) throw std::invalid_argument("GPU MSM: the points are in host memory already");
+    CUDA_OK(cudaSetDevice(impl_->device));
+    CUDA_OK(cudaMemcpy(out, impl_->points.get(), impl_->n_points * sizeof(point_t), cudaMemcpyDeviceToHost));
+}
+
+template <class F>
+void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segment) {
+    using point_t = typename impl::point_t;
+    if (segment == 0) throw std::invalid_argument("GPU MSM: host points need a segment of at least one point");
+    impl& m = *impl_;
+    CUDA_OK(cudaSetDevice(m.device));
+    CUDA_OK(cudaStreamSynchronize(m.stream));
+    m.multiples_c = m.multiples_windows = 0;
+    // The device copy goes: the two segment buffers take its place.
+    m.points.release();
+    m.points.reserve(2 * segment);
+    m.host_points = static_cast<const point_t*>(packed);
+    m.segment = segment;
+    m.n_points = n;
+}
+
+template <class F>
+bool msm_context<F>::host_points() const {
+    return impl_->host_points != nullptr;
+}
+
+template <class F>
 void msm_context<F>::set_scratch_limit(size_t bytes) {
     impl_->scratch_limit = bytes;
 }
@@ -1035,7 +1140,10 @@ std::vector<ec::affine_t<F>> msm_context<F>::download_points() const {
     using point_t = typename impl::point_t;
     CUDA_OK(cudaSetDevice(impl_->device));
     std::vector<point_t> raw(impl_->n_points);
-    CUDA_OK(cudaMemcpy(raw.data(), impl_->points.get(), raw.size() * sizeof(point_t), cudaMemcpyDeviceToHost));
+    if (impl_->host_points)
+        std::memcpy(static_cast<void*>(raw.data()), impl_->host_points, raw.size() * sizeof(point_t));
+    else
+        CUDA_OK(cudaMemcpy(raw.data(), impl_->points.get(), raw.size() * sizeof(point_t), cudaMemcpyDeviceToHost));
     std::vector<ec::affine_t<F>> out(raw.size());
     for (size_t i = 0; i < raw.size(); ++i) {
         // The device identity is x = y = 0 (curve.cuh); compared by bytes so no field code runs here.

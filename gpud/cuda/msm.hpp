@@ -55,6 +55,7 @@ struct msm_report {
     bool multiples = false;    // the precomputed window multiples were used: one set of buckets for all windows
     unsigned accumulate_variant = 0;  // the accumulation kernel's variant (msm_options), 0 without Pippenger
     unsigned passes = 0;       // Pippenger passes over the windows (more than one under a scratch limit)
+    unsigned segments = 0;     // with the points in host memory: the segments streamed (their passes summed)
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
@@ -100,6 +101,21 @@ public:
     // What a run of |n| scalars, |m| of them through Pippenger at the default width, takes beyond the points
     // with |windows_per_pass| windows per pass (0: all), by the estimate set_scratch_limit sizes passes with.
     static size_t scratch_estimate(size_t n, size_t m, unsigned windows_per_pass = 0);
+    // Points in host memory instead of the device (a GPU without room for them): |packed| holds |n| points in
+    // the device layout (pack_points: x then y, 2 sizeof(F) bytes; the identity all zeros), page-locked by the
+    // caller for copies at the link's rate (pageable works, slower), and kept unchanged at that address until
+    // the points are replaced or the context goes. The device copy of the points is freed. Runs stream their
+    // range through two device buffers of |segment| points, the copy of the next segment beside the kernels of
+    // the current one, one MSM per segment, their sums added on the host (each segment pays its own bucket
+    // reduction: larger segments cost less, two of them take 4 sizeof(F) bytes per point of device memory).
+    // No window multiples. reserve_points, upload_points and generate_points bring the points back to the
+    // device (upload_points_at alone refuses while they are in host memory).
+    void use_host_points(const void* packed, size_t n, size_t segment);
+    bool host_points() const;
+    // |pts| into |out| (2 sizeof(F) bytes per point) in the layout use_host_points reads.
+    static void pack_points(std::span<const ec::affine_t<F>> pts, void* out);
+    // The resident points, in that layout, into |out| (size() points; benchmarks move generated points to host).
+    void download_points_packed(void* out) const;
     // Copies the resident points back (for checks of generated points against the CPU).
     std::vector<ec::affine_t<F>> download_points() const;
     size_t size() const;

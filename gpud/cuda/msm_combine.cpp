@@ -19,4 +19,13 @@ template ec::jacobian_t<ff::fp_t> combine_window_sums<ff::fp_t>(const ec::xyzz_t
 template ec::jacobian_t<ff::fp2_t> combine_window_sums<ff::fp2_t>(const ec::xyzz_t<ff::fp2_t>*,
                                                                  const ec::xyzz_t<ff::fp2_t>*, size_t, unsigned);
 
+template <class F>
+ec::jacobian_t<F> add_sums(const ec::jacobian_t<F>& a, const ec::jacobian_t<F>& b) {
+    return a + b;
+}
+
+template ec::jacobian_t<ff::fp_t> add_sums<ff::fp_t>(const ec::jacobian_t<ff::fp_t>&, const ec::jacobian_t<ff::fp_t>&);
+template ec::jacobian_t<ff::fp2_t> add_sums<ff::fp2_t>(const ec::jacobian_t<ff::fp2_t>&,
+                                                       const ec::jacobian_t<ff::fp2_t>&);
+
 }  // namespace cuzk::cuda::detail
