@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <new>
 #include <span>
 #include <thread>
 
@@ -375,7 +376,20 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
             }
             for (auto& t : threads) t.join();
         };
-        r->host_g1.reset(new std::byte[std::max<size_t>(next, 1) * 2 * sizeof(ff::fp_t)]);
+        // The host copy is as large as the points (47 GiB at 32 GiB): a host without room gets a message in those
+        // terms (retryable: memory other work holds may come free), not a bare std::bad_alloc.
+        auto host_bytes = [&](size_t bytes) {
+            try {
+                return std::unique_ptr<std::byte[]>(new std::byte[std::max<size_t>(bytes, 1)]);
+            } catch (const std::bad_alloc&) {
+                throw cuda::cuda_error(fmt::format(
+                    "GPU {}: the host copy of the parameters' points ({:.1f} GiB; [gpud] params_memory = \"{}\", "
+                    "{:.1f} GiB of device memory free for {:.1f} GiB of points) could not be allocated: add host "
+                    "memory, or use a GPU with room for the points",
+                    gpu_, double(bytes) / gib, to_string(placement_), double(avail) / gib, double(need) / gib));
+            }
+        };
+        r->host_g1 = host_bytes(next * 2 * sizeof(ff::fp_t));
         pack(ff::fp_t{}, std::array{&params.h, &params.l, &params.a, &params.b_g1}, r->host_g1.get());
         r->pin_g1 = cuda::host_pin(gpu_, r->host_g1.get(), next * 2 * sizeof(ff::fp_t));
         r->g1 = std::make_unique<cuda::g1_msm_context>(gpu_);
@@ -383,7 +397,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
         if (b_g2_on_gpu_) {
             next = 0;
             place(r->b_g2, params.b_g2);
-            r->host_g2.reset(new std::byte[std::max<size_t>(n_g2, 1) * 2 * sizeof(ff::fp2_t)]);
+            r->host_g2 = host_bytes(n_g2 * 2 * sizeof(ff::fp2_t));
             pack(ff::fp2_t{}, std::array{&params.b_g2}, r->host_g2.get());
             r->pin_g2 = cuda::host_pin(gpu_, r->host_g2.get(), n_g2 * 2 * sizeof(ff::fp2_t));
             r->g2 = std::make_unique<cuda::g2_msm_context>(gpu_);

@@ -183,7 +183,9 @@ int multiples_bench(int max_log_msm, int reps) {
                             if (variant == 9) opt.affine_rounds = rounds;
                             bool same = true;
                             cuda::msm_report rep;
-                            double ms = median_ms(r, [&] { same = same && g1.run_uploaded(n, &rep, opt) == want[shape]; });
+                            double ms = median_ms(r, [&] {
+                                same = same && g1.run_uploaded(n, &rep, opt) == want[shape];
+                            });
                             all_same = all_same && same;
                             cuda::msm_options timed = opt;
                             timed.timing = true;

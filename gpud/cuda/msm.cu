@@ -427,6 +427,7 @@ struct msm_context<F>::impl {
     device_buffer<point_t> points;
     unsigned multiples_c = 0, multiples_windows = 0;
     size_t scratch_limit = 0;  // set_scratch_limit; 0: none
+    size_t run_n = 0;          // scalars of the run_at in progress (a segment's, with host points)
     // use_host_points: the points in host memory (the caller's, page-locked), |points| then two device buffers
     // of |segment| points each; null: the points resident in |points|.
     const point_t* host_points = nullptr;
@@ -616,7 +617,8 @@ struct msm_context<F>::impl {
         const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : BATCH_AFFINE_ROUNDS;
         // Under a scratch limit, the batches' two scratch sets take an eighth of it at most.
         const size_t ba_bytes = scratch_limit ? std::min(BATCH_AFFINE_BYTES, scratch_limit / 16) : BATCH_AFFINE_BYTES;
-        const size_t batch = opt.affine_batch_pairs ? opt.affine_batch_pairs : std::max<size_t>(1, ba_bytes / ba_pair_bytes);
+        const size_t batch =
+            opt.affine_batch_pairs ? opt.affine_batch_pairs : std::max<size_t>(1, ba_bytes / ba_pair_bytes);
         if constexpr (is_g1) {
             switch (variant) {
                 case 1: return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
@@ -638,10 +640,10 @@ struct msm_context<F>::impl {
     }
 
     // Windows per Pippenger pass under scratch_limit, for |m| scalars through Pippenger at width |c|. What a
-    // run holds whatever the passes: the classification's indices and canonical scalars (40 bytes per
-    // scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the keys and values,
-    // unsorted and sorted (16 bytes per pair), the chunk results of 64-pair chunks (two buckets and 17 bytes
-    // per chunk) and the window's buckets. At least one window per pass, whatever the limit.
+    // run of n scalars holds whatever the passes: the scalars, the classification's indices and canonical
+    // scalars (72 bytes per scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the
+    // keys and values, unsorted and sorted (16 bytes per pair), the chunk results of 64-pair chunks (two
+    // buckets and 17 bytes per chunk) and the window's buckets. At least one window per pass, whatever the limit.
     static size_t fixed_scratch(size_t n, size_t m) { return n * (2 * sizeof(dev_fr) + 8) + m * 8; }
     static size_t window_scratch(size_t m, unsigned c) {
         return m * (16 + (2 * sizeof(bucket_t) + 17) / batch_affine::MAX_CHUNK + 1) +
@@ -649,7 +651,7 @@ struct msm_context<F>::impl {
     }
     unsigned windows_per_pass(size_t m, unsigned c, unsigned windows) const {
         if (scratch_limit == 0) return windows;
-        const size_t fixed = fixed_scratch(n_scalars, m);
+        const size_t fixed = fixed_scratch(run_n, m);
         const size_t fit = scratch_limit > fixed ? (scratch_limit - fixed) / window_scratch(m, c) : 0;
         return unsigned(std::clamp<size_t>(fit, 1, windows));
     }
@@ -795,6 +797,7 @@ struct msm_context<F>::impl {
     // The MSM of |n| scalars at |sc| against the points at |pts| (device memory).
     ec::jacobian_t<F> run_at(const point_t* pts, const dev_fr* sc, size_t n, msm_report* report,
                              const msm_options& opt) {
+        run_n = n;
         msm_report rep;
         ec::jacobian_t<F> result;
         if (n == 0) {
@@ -1130,7 +1133,8 @@ size_t msm_context<F>::scratch_bytes() const {
         b += buf->capacity() * sizeof(typename impl::bucket_t);
     b += m.sort_temp.capacity() + m.head_state.capacity();
     b += (m.scalars.capacity() + m.other_scalar.capacity()) * sizeof(dev_fr);
-    b += (m.ba_points.capacity() + m.ba_products.capacity()) * sizeof(uint4) + m.ba_paired.capacity() * sizeof(uint64_t);
+    b += (m.ba_points.capacity() + m.ba_products.capacity()) * sizeof(uint4);
+    b += m.ba_paired.capacity() * sizeof(uint64_t);
     b += (m.ba_totals.capacity() + m.ba_inverses.capacity()) * sizeof(typename impl::DF);
     return b;
 }
