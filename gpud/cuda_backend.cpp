@@ -340,24 +340,20 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
             double(avail) / gib, b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false (the G2 points stay on the host)" : ""));
     if (on_host) {
         // Segments of 2^25 G1 and 2^24 G2 points (two buffers each: 6.4 GB apiece), halved while they and the
-        // least scratch for runs of that size do not fit.
-        r->segment_g1 = std::min<size_t>(g1_max, size_t(1) << 25);
-        r->segment_g2 = std::min<size_t>(n_g2, size_t(1) << 24);
-        auto device_need = [&] {
-            return 2 * r->segment_g1 * 2 * sizeof(ff::fp_t) + 2 * r->segment_g2 * 2 * sizeof(ff::fp2_t) +
-                   least_beside(r->segment_g1, r->segment_g2);
+        // least scratch for runs of that size do not fit (choose_segments).
+        auto device_need = [&](size_t s1, size_t s2) {
+            return 2 * s1 * 2 * sizeof(ff::fp_t) + 2 * s2 * 2 * sizeof(ff::fp2_t) + least_beside(s1, s2);
         };
-        while (device_need() > avail && r->segment_g1 > (size_t(1) << 20)) {
-            r->segment_g1 /= 2;
-            r->segment_g2 = std::max<size_t>(r->segment_g2 / 2, std::min<size_t>(n_g2, 1));
-        }
-        if (device_need() > avail)
+        const stream_segments seg = choose_segments(g1_max, n_g2, avail, device_need);
+        if (!seg.fits)
             throw cuda::cuda_error(fmt::format(
                 "GPU {}: {:.1f} GiB of device memory is free, and even with the parameters' points in host memory "
                 "the NTTs at 2^{} and the MSMs' least scratch need {:.1f} GiB: this GPU cannot prove this circuit; "
                 "use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
-                gpu_, double(avail) / gib, log_m, double(device_need()) / gib,
+                gpu_, double(avail) / gib, log_m, double(device_need(seg.g1, seg.g2)) / gib,
                 b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false" : ""));
+        r->segment_g1 = seg.g1;
+        r->segment_g2 = seg.g2;
         // Packed into page-locked host memory by a few threads (39 GiB of G1 points at 32 GiB: a memory copy
         // per point), then each context streams its segments from there.
         auto pack = [](auto tag, const auto& queries, std::byte* out) {

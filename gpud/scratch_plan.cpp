@@ -39,4 +39,16 @@ scratch_plan plan_scratch(size_t available, scratch_demand g1, scratch_demand g2
     return p;
 }
 
+stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
+                                const std::function<size_t(size_t, size_t)>& device_need) {
+    stream_segments s{std::min<size_t>(g1_max, size_t(1) << 25), std::min<size_t>(g2_points, size_t(1) << 24)};
+    while (device_need(s.g1, s.g2) > free && s.g1 > (size_t(1) << 20)) {
+        s.g1 /= 2;
+        s.g2 = std::max<size_t>(s.g2 / 2, std::min<size_t>(g2_points, 1));
+    }
+    s.fits = device_need(s.g1, s.g2) <= free;
+    s.g1 = std::max<size_t>(s.g1, 1);
+    return s;
+}
+
 }  // namespace cuzk::gpud

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace cuzk::gpud {
@@ -29,5 +30,15 @@ struct scratch_plan {
 // two leasts do not fit together, each gets its least and |fits| is false (the first run will likely fail to
 // allocate, with the CUDA error naming the size).
 scratch_plan plan_scratch(size_t available, scratch_demand g1, scratch_demand g2);
+
+// Points per streamed copy when the parameters' points live in host memory: 2^25 G1 and 2^24 G2 points (no more
+// than the largest G1 query |g1_max| and the |g2_points|), both halved, down to 2^20 G1 points, while
+// |device_need(g1, g2)| (the two contexts' buffers and what the kernels need beside them) exceeds |free|.
+struct stream_segments {
+    size_t g1 = 0, g2 = 0;
+    bool fits = true;  // false: even the smallest segments need more than |free|
+};
+stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
+                                const std::function<size_t(size_t g1, size_t g2)>& device_need);
 
 }  // namespace cuzk::gpud

@@ -6,6 +6,7 @@
 
 #include "gpud/scratch_plan.hpp"
 
+using cuzk::gpud::choose_segments;
 using cuzk::gpud::plan_scratch;
 using cuzk::gpud::scratch_demand;
 
@@ -64,4 +65,30 @@ TEST(ScratchPlan, LeastsThatDoNotFitAreReported) {
     p = plan_scratch(0, {60 * GiB, 10 * GiB}, {0, 0});
     EXPECT_FALSE(p.fits);
     EXPECT_EQ(p.g2_limit, 1u);
+}
+
+// Streamed segments: the largest (2^25 G1, 2^24 G2) where they fit, never more than the queries hold, halved
+// together while the device need exceeds what is free, and "does not fit" below 2^20 G1 points.
+TEST(StreamSegments, LargestThatFitHalvedTogether) {
+    // Need: 192 bytes per G1 and 384 per G2 segment point (two buffers each) plus 1 GiB beside.
+    auto need = [](size_t g1, size_t g2) { return g1 * 192 + g2 * 384 + GiB; };
+    auto s = choose_segments(size_t(1) << 27, 44000000, 40 * GiB, need);
+    EXPECT_TRUE(s.fits);
+    EXPECT_EQ(s.g1, size_t(1) << 25);
+    EXPECT_EQ(s.g2, size_t(1) << 24);
+    s = choose_segments(1000, 10, 40 * GiB, need);  // small queries: one segment each
+    EXPECT_EQ(s.g1, 1000u);
+    EXPECT_EQ(s.g2, 10u);
+    s = choose_segments(size_t(1) << 27, 0, 40 * GiB, need);  // B_G2 on the CPU: no G2 segment
+    EXPECT_EQ(s.g2, 0u);
+    // 2^25 G1 + 2^24 G2 need 13 GiB: with 8 free, halved once (6.5 + 1 GiB fit).
+    s = choose_segments(size_t(1) << 27, 44000000, 8 * GiB, need);
+    EXPECT_TRUE(s.fits);
+    EXPECT_EQ(s.g1, size_t(1) << 24);
+    EXPECT_EQ(s.g2, size_t(1) << 23);
+    EXPECT_LE(need(s.g1, s.g2), 8 * GiB);
+    // Not even 2^20 G1 points and 1 GiB beside.
+    s = choose_segments(size_t(1) << 27, 44000000, GiB, need);
+    EXPECT_FALSE(s.fits);
+    EXPECT_EQ(s.g1, size_t(1) << 20);
 }
