@@ -547,8 +547,8 @@ void cuda_backend::run_kernels(partition_work& work) {
 
     // B_G2 from a second host thread, beside the G1 work: its own context and stream, so its kernels fill
     // the SMs the NTTs and G1 MSMs leave idle (their tails, the host-side waits between them). On an H200 the
-    // 32 GiB-shape partition's kernels took 1,780 ms this way against 1,826 one after the other (BENCHMARKS.md,
-    // fifth session). |b_g2_done| waits for the thread on every way out, exceptions included, so no kernel of
+    // 32 GiB-shape partition's GPU work with its uploads took 1,754 ms this way against 1,830 one after the
+    // other (BENCHMARKS.md, sixth session). |b_g2_done| waits for the thread on every way out, exceptions included, so no kernel of
     // this partition outlives the lock.
     std::future<ec::g2_jacobian_t> b_g2;
     struct join_on_exit {
