@@ -12,7 +12,7 @@
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
-//                  [--device-gib D] [--kernels-only] [--host-points]
+//                  [--device-gib D] [--kernels-only] [--host-points] [--h-sweep]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
@@ -560,6 +560,34 @@ int partition_bench(int argc, char** argv) {
                         median(alone), same ? "equal" : "DIFFERENT");
             std::fflush(stdout);
             if (!same) return 1;
+        }
+        if (has_flag(argc, argv, "--h-sweep")) {
+            // The H MSM alone under other accumulations and widths, each result checked against the default's.
+            for (int sl = 0; sl < 3; ++sl) ntt.fill_random(sl, L, 9000 + sl);
+            ntt.compute_h_resident(L);
+            ntt.synchronize();
+            g1.upload_scalars_device(ntt.device_data(0), n_h);
+            cuda::msm_report dr;
+            const auto want = g1.run_uploaded_range(first_h, n_h, &dr);
+            struct setting {
+                unsigned variant, c, rounds;
+            };
+            for (const setting st : {setting{0, 0, 0}, setting{9, 22, 3}, setting{9, 21, 3}, setting{9, 20, 3},
+                                     setting{9, 22, 4}, setting{7, 21, 0}}) {
+                cuda::msm_options o;
+                o.accumulate_variant = st.variant;
+                o.window_bits = st.c;
+                o.affine_rounds = st.rounds;
+                bool same = true;
+                const double ms =
+                    median_ms(2, [&] { same = same && g1.run_uploaded_range(first_h, n_h, nullptr, o) == want; });
+                std::snprintf(note, sizeof note, "%s (default: c=%u, variant %u)",
+                              same ? "== default" : "MISMATCH with the default", dr.window_bits, dr.accumulate_variant);
+                record("  H MSM, variant " + std::to_string(st.variant) + ", c=" + std::to_string(st.c) + ", rounds " +
+                           std::to_string(st.rounds),
+                       ms, note);
+                if (!same) return 1;
+            }
         }
         if (kernels_only) return 0;  // --kernels-only: not the pinning-beside step either
         std::atomic<bool> stop{false};
