@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "common/util/errors.hpp"
 #include "gpud/cuda/cuda_error.hpp"
@@ -17,7 +20,8 @@ constexpr std::string_view transient_error = "cudaErrorMemoryAllocation (out of 
 constexpr std::string_view sticky_error = "cudaErrorIllegalAddress (an illegal memory access was encountered)";
 
 [[noreturn]] void malformed(std::string_view text, const std::string& what) {
-    throw input_error(fmt::format("{}='{}': {}; expected <prepare|kernels|tail>:<always|once|every=N>[,lost], e.g. "
+    throw input_error(fmt::format("{}='{}': {}; expected <prepare|kernels|tail>:<always|once|every=N>[,lost]"
+                                  "[,hold=MS], e.g. "
                                   "'kernels:every=2' (a test facility, see README \"Fault injection\"; unset it to "
                                   "prove normally)",
                                   fault_injection_variable, text, what));
@@ -38,7 +42,8 @@ std::string fault_plan::text() const {
     const std::string schedule_text = when == schedule::always ? "always"
                                       : when == schedule::once ? "once"
                                                                : fmt::format("every={}", period);
-    return fmt::format("{}:{}{}", to_string(step), schedule_text, lost ? ",lost" : "");
+    return fmt::format("{}:{}{}{}", to_string(step), schedule_text, lost ? ",lost" : "",
+                       hold_ms ? fmt::format(",hold={}", hold_ms) : std::string());
 }
 
 fault_plan parse_fault_plan(std::string_view text) {
@@ -69,10 +74,25 @@ fault_plan parse_fault_plan(std::string_view text) {
     } else {
         malformed(text, fmt::format("'{}' is not always, once or every=N", when));
     }
-    if (comma != std::string_view::npos) {
-        const auto flag = rest.substr(comma + 1);
-        if (flag != "lost") malformed(text, fmt::format("'{}' after the ',' is not 'lost'", flag));
-        plan.lost = true;
+    // Flags after the schedule, each at most once: "lost", "hold=MS".
+    if (comma != std::string_view::npos && comma + 1 == rest.size()) malformed(text, "a ',' with no flag after it");
+    for (auto flags = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1); !flags.empty();) {
+        const auto next = flags.find(',');
+        const auto flag = flags.substr(0, next);
+        flags = next == std::string_view::npos ? std::string_view() : flags.substr(next + 1);
+        if (flag == "lost" && !plan.lost) {
+            plan.lost = true;
+        } else if (flag.starts_with("hold=") && plan.hold_ms == 0) {
+            const auto ms = flag.substr(5);
+            std::uint32_t v = 0;
+            const auto [end, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), v);
+            if (ms.empty() || ec != std::errc{} || end != ms.data() + ms.size() || v == 0 || v > 600000)
+                malformed(text, fmt::format("hold=MS needs a whole number of milliseconds in 1..600000, not '{}'", ms));
+            plan.hold_ms = v;
+        } else {
+            malformed(text, fmt::format("'{}' after the ',' is not 'lost' or 'hold=MS' (each at most once)", flag));
+        }
+        if (next != std::string_view::npos && flags.empty()) malformed(text, "a ',' with no flag after it");
     }
     return plan;
 }
@@ -98,6 +118,8 @@ void fault_injecting_backend::maybe_fail(proving_step step) {
 
 std::unique_ptr<partition_work> fault_injecting_backend::prepare(const groth16::witness_view& w,
                                                                  const groth16::parameters& params) {
+    if (plan_.hold_ms && !held_.exchange(true))
+        std::this_thread::sleep_for(std::chrono::milliseconds(plan_.hold_ms));
     maybe_fail(proving_step::prepare);
     return inner_->prepare(w, params);
 }

@@ -2,10 +2,13 @@
 // failing GPU throws, so that gpud's handling of device failures (the partition retryable, assemblerd's cap on
 // attempts, a lost context restarting gpud) runs for real on machines without a GPU. Selected only by the
 // environment variable CUZK_GPUD_INJECT_FAULTS, read once when gpud starts (README, "Fault injection"):
-//   <step>:<when>[,lost]   step: prepare, kernels or tail
+//   <step>:<when>[,lost][,hold=MS]
+//                          step: prepare, kernels or tail
 //                          when: always | once (the first call) | every=N (calls N, 2N, 3N, ... of the step)
 //                          lost: after the first injected failure the device reports its context lost
-// e.g. "kernels:every=2", "kernels:always", "kernels:once,lost". Calls are counted across the workers. Without
+//                          hold: the first call of prepare waits MS milliseconds first, holding its slot while
+//                          the other workers go on (so a test can have a partition in hand when a fault strikes)
+// e.g. "kernels:every=2", "kernels:always", "kernels:once,lost", "kernels:once,lost,hold=3000". Calls are counted across the workers. Without
 // "lost" the injected error is cudaErrorMemoryAllocation (a device failure that leaves the context usable),
 // with it cudaErrorIllegalAddress (a sticky one).
 #pragma once
@@ -30,6 +33,7 @@ struct fault_plan {
     schedule when = schedule::always;
     std::uint32_t period = 1;  // schedule::every: N
     bool lost = false;
+    std::uint32_t hold_ms = 0;  // hold=MS: the first prepare waits this long
 
     // Whether call |n| (1-based, of |step|) fails.
     bool fails(std::uint64_t n) const noexcept;
@@ -66,6 +70,7 @@ private:
     const std::string name_;
     std::atomic<std::uint64_t> calls_{0};     // calls of plan_.step so far, over all workers
     std::atomic<std::uint64_t> injected_{0};  // failures thrown so far
+    std::atomic<bool> held_{false};           // the first prepare has taken its hold
 };
 
 }  // namespace cuzk::gpud

@@ -5,6 +5,8 @@
 // the first fault. Runs in every build, without a GPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -100,8 +102,13 @@ TEST(GpudFaultInjection, ParsesEachStepScheduleAndTheLostFlag) {
     EXPECT_EQ(gpud::parse_fault_plan("prepare:once").step, proving_step::prepare);
     EXPECT_EQ(gpud::parse_fault_plan("tail:every=3,lost").step, proving_step::tail);
     for (const std::string text : {"kernels:every=2", "kernels:always", "kernels:once,lost", "prepare:once",
-                                   "tail:every=17,lost"})
+                                   "tail:every=17,lost", "kernels:once,lost,hold=3000", "kernels:always,hold=1"})
         EXPECT_EQ(gpud::parse_fault_plan(text).text(), text);
+    const auto held = gpud::parse_fault_plan("kernels:once,hold=250,lost");
+    EXPECT_TRUE(held.lost);
+    EXPECT_EQ(held.hold_ms, 250u);
+    EXPECT_EQ(held.text(), "kernels:once,lost,hold=250");
+    EXPECT_EQ(gpud::parse_fault_plan("kernels:once").hold_ms, 0u);
 }
 
 TEST(GpudFaultInjection, MalformedPlansAreRefusedNamingTheVariableTheValueAndTheMistake) {
@@ -116,14 +123,22 @@ TEST(GpudFaultInjection, MalformedPlansAreRefusedNamingTheVariableTheValueAndThe
         {"kernels:every=two", "every=N needs a whole number N of at least 1, not 'two'"},
         {"kernels:every=2x", "every=N needs a whole number N of at least 1, not '2x'"},
         {"kernels:every=-1", "every=N needs a whole number N of at least 1, not '-1'"},
-        {"kernels:once,gone", "'gone' after the ',' is not 'lost'"},
-        {"kernels:once,lost,lost", "'lost,lost' after the ',' is not 'lost'"},
+        {"kernels:once,gone", "'gone' after the ',' is not 'lost' or 'hold=MS' (each at most once)"},
+        {"kernels:once,lost,lost", "'lost' after the ',' is not 'lost' or 'hold=MS' (each at most once)"},
+        {"kernels:once,lost,", "a ',' with no flag after it"},
+        {"kernels:once,", "a ',' with no flag after it"},
+        {"kernels:once,hold=0", "hold=MS needs a whole number of milliseconds in 1..600000, not '0'"},
+        {"kernels:once,hold=", "hold=MS needs a whole number of milliseconds in 1..600000, not ''"},
+        {"kernels:once,hold=1s", "hold=MS needs a whole number of milliseconds in 1..600000, not '1s'"},
+        {"kernels:once,hold=600001", "hold=MS needs a whole number of milliseconds in 1..600000, not '600001'"},
+        {"kernels:once,hold=5,hold=6", "'hold=6' after the ',' is not 'lost' or 'hold=MS' (each at most once)"},
         {"Kernels:always", "step 'Kernels' is not"},
     };
     for (const auto& [text, mistake] : cases) {
         const auto e = error_of(text);
         EXPECT_NE(e.find("CUZK_GPUD_INJECT_FAULTS='" + text + "': " + mistake), std::string::npos) << text << ": " << e;
-        EXPECT_NE(e.find("expected <prepare|kernels|tail>:<always|once|every=N>[,lost]"), std::string::npos) << e;
+        EXPECT_NE(e.find("expected <prepare|kernels|tail>:<always|once|every=N>[,lost][,hold=MS]"), std::string::npos)
+            << e;
     }
 }
 
@@ -201,4 +216,19 @@ TEST(GpudFaultInjection, LostPlanReportsTheContextLostAfterItsFirstFault) {
     EXPECT_EQ(be->device_lost(),
               "cudaErrorIllegalAddress (an illegal memory access was encountered) (injected by "
               "CUZK_GPUD_INJECT_FAULTS=kernels:once,lost)");
+}
+
+// hold=MS: the first prepare waits that long (its slot held while other workers go on); later ones do not.
+TEST(GpudFaultInjection, HoldDelaysTheFirstPrepareOnly) {
+    auto be = injected("kernels:every=1000,hold=1500");
+    const auto& c = mul8();
+    auto timed_prepare = [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        (void)be->prepare(groth16::view_of(c.pa), c.setup.params);
+        return std::chrono::steady_clock::now() - t0;
+    };
+    EXPECT_GE(timed_prepare(), std::chrono::milliseconds(1500));
+    EXPECT_LT(timed_prepare(), std::chrono::milliseconds(1500));
+    EXPECT_TRUE(proves(*be));
+    EXPECT_EQ(be->injected(), 0u);
 }

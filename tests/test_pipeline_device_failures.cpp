@@ -102,7 +102,9 @@ TEST(PipelineDeviceFailures, APermanentGpuFailureFailsTheJobAfterMaxPartitionAtt
 
 TEST(PipelineDeviceFailures, ALostCudaContextExitsGpudWithStatusOneAndTheRestartedGpudFinishesTheJob) {
     pipeline sut;
-    start_with_faults(sut, "kernels:once,lost");
+    // hold: the first partition's prepare waits 3 s, so the other worker is the one whose kernels fail, and
+    // that first partition is still in hand (PROVING) when gpud finds the context lost and exits.
+    start_with_faults(sut, "kernels:once,lost,hold=3000");
     const pid_t lost = sut.pid("gpud");
     const std::string circuit = "mul:512";
     const auto id = sut.submit_ok(circuit, 3, 31);
@@ -120,27 +122,27 @@ TEST(PipelineDeviceFailures, ALostCudaContextExitsGpudWithStatusOneAndTheRestart
         return sut.log_of("assemblerd").find("the device is lost") != std::string::npos;
     })) << sut.log_of("assemblerd");
     const auto assemblerd_log = sut.log_of("assemblerd");
-    EXPECT_NE(assemblerd_log.find("kernels call 1 failed (injected by CUZK_GPUD_INJECT_FAULTS=kernels:once,lost): "
-                                  "cudaErrorIllegalAddress"),
+    EXPECT_NE(assemblerd_log.find("kernels call 1 failed (injected by CUZK_GPUD_INJECT_FAULTS=kernels:once,lost,"
+                                  "hold=3000): cudaErrorIllegalAddress"),
               std::string::npos)
         << assemblerd_log;
     EXPECT_NE(assemblerd_log.find("(failed attempt 1 of 3: dispatched again)"), std::string::npos) << assemblerd_log;
     const auto running = nlohmann::json::parse(sut.status_text());
     EXPECT_NE(running["jobs"][0]["state"], "failed") << running.dump();
 
-    // A partition another worker held stays PROVING under the dead gpud, for the next one to reclaim.
+    // The partition the other worker held (in its prepare's hold) stays PROVING under the dead gpud, for the
+    // next one to reclaim.
     std::size_t left = 0;
     for (const auto& s : sut.open_ring().snapshot()) {
         if (s.state != ipc::slot_state::proving) continue;
         EXPECT_EQ(s.holder, lost) << "slot " << s.slot;
         ++left;
     }
+    EXPECT_GE(left, 1u) << gpud_log;
 
     sut.start("gpud");  // as systemd would, without the faults
     sut.expect_valid(sut.await(id, std::chrono::seconds(90)), circuit, 3, 31);
-    if (left > 0) {
-        EXPECT_NE(sut.log_of("gpud").find("now dead: reclaimed"), std::string::npos) << sut.log_of("gpud");
-    }
+    EXPECT_NE(sut.log_of("gpud").find("now dead: reclaimed"), std::string::npos) << sut.log_of("gpud");
 }
 
 TEST(PipelineDeviceFailures, AMalformedFaultPlanIsAConfigurationErrorExitTwo) {
