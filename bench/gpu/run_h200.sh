@@ -16,14 +16,14 @@ mkdir -p "$OUT"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_ARGS=${BENCH_ARGS:-}
 # Which benchmarks follow the tests: "kernels" (MSM, NTT, H tables), "partition" (cuzk_bench_gpu --partition:
-# GPU time of a synthetic 32 GiB-shape partition); both by default. "profile" adds Nsight Compute (ncu)
+# GPU time of a synthetic 32 GiB-shape partition) and "multiples" (below) by default. "profile" adds Nsight Compute (ncu)
 # reports of the MSM accumulation and NTT pass kernels at 2^20 (where ncu can read the counters). "field"
 # (cuzk_bench_gpu_field): the Montgomery multiplication schedules and the bucket step timed against each
 # other, the instruction mix of each (cuobjdump + sass_histogram.py) and, where ncu reads the counters,
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2").
-BENCH_MODES=${BENCH_MODES:-kernels partition}
+BENCH_MODES=${BENCH_MODES:-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
 
