@@ -186,13 +186,21 @@ ec::jacobian_t<F> msm(cuda::msm_context<F>& ctx, const cuda_backend::resident_pa
 
 }  // namespace
 
+namespace {
+// Device memory kept out of every plan: the CUDA runtime's own, cub's temporaries, rounding.
+constexpr size_t device_reserve = size_t(1) << 30;
+// What the NTT context still has to allocate for H at 2^log_m (0 with one row: no H), beyond the |ntt_held| it has.
+size_t ntt_still_needed(unsigned log_m, size_t ntt_held) {
+    const size_t need = log_m > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
+    return need > ntt_held ? need - ntt_held : 0;
+}
+}  // namespace
+
 scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsigned log_m, size_t held_scratch,
                               size_t ntt_held) {
-    constexpr size_t reserve = size_t(1) << 30;  // the CUDA runtime's own, cub's temporaries, rounding
-    const size_t ntt_need = log_m > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
-    const size_t ntt_more = ntt_need > ntt_held ? ntt_need - ntt_held : 0;
+    const size_t ntt_more = ntt_still_needed(log_m, ntt_held);
     const size_t have = cuda::free_device_memory(gpu) + held_scratch;
-    const size_t available = have > ntt_more + reserve ? have - ntt_more - reserve : 0;
+    const size_t available = have > ntt_more + device_reserve ? have - ntt_more - device_reserve : 0;
     scratch_demand g1{cuda::g1_msm_context::scratch_estimate(g1_points, g1_points),
                       cuda::g1_msm_context::scratch_estimate(g1_points, g1_points, 1)};
     scratch_demand g2;
@@ -318,10 +326,9 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     unsigned log_m = 0;
     while ((size_t(1) << log_m) < r->h.size + 1) ++log_m;
     auto least_beside = [&](size_t g1_run, size_t g2_run) {
-        const size_t ntt = r->h.size > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
-        const size_t ntt_more = ntt > ntt_->device_bytes() ? ntt - ntt_->device_bytes() : 0;
-        return ntt_more + cuda::g1_msm_context::scratch_estimate(g1_run, g1_run, 1) +
-               (g2_run ? cuda::g2_msm_context::scratch_estimate(g2_run, g2_run, 1) : 0) + (size_t(1) << 30);
+        return ntt_still_needed(log_m, ntt_->device_bytes()) + device_reserve +
+               cuda::g1_msm_context::scratch_estimate(g1_run, g1_run, 1) +
+               (g2_run ? cuda::g2_msm_context::scratch_estimate(g2_run, g2_run, 1) : 0);
     };
     const double gib = double(1ull << 30);
     bool on_host = placement_ == params_placement::host;

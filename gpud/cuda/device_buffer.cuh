@@ -45,6 +45,7 @@ public:
     }
     T* get() const { return ptr_; }
     size_t capacity() const { return cap_; }
+    size_t bytes() const { return cap_ * sizeof(T); }
 
 private:
     T* ptr_ = nullptr;

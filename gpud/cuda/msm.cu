@@ -451,22 +451,20 @@ struct msm_context<F>::impl {
     cudaStream_t stream2 = nullptr;  // the batch-affine rounds' second stream, made on first use
     cudaEvent_t fork = nullptr, join = nullptr;
 
+    // Every scratch buffer (all but the points and the uploaded scalars), one call of |v| each: the one list
+    // release_scratch and scratch_bytes go through.
+    template <class V>
+    void for_each_scratch(V&& v) {
+        v(counters), v(one_idx), v(other_idx), v(other_scalar), v(keys), v(vals), v(keys_sorted), v(vals_sorted);
+        v(sort_temp), v(head_state), v(buckets), v(head), v(tail), v(partial), v(partial2);
+        v(tail_bucket), v(head_first), v(head_last), v(tail_last);
+        v(ba_points), v(ba_products), v(ba_keys), v(ba_count), v(ba_paired), v(ba_totals), v(ba_inverses);
+    }
     // Frees the scratch of earlier runs (it grows again on the next run): before the window multiples'
     // table, the largest allocation a context makes, so it does not have to fit beside scratch sized for
     // another window width.
     void release_scratch() {
-        for (auto* b : {&counters, &one_idx, &other_idx, &keys, &vals, &keys_sorted, &vals_sorted, &tail_bucket,
-                        &head_first, &head_last, &tail_last, &ba_keys, &ba_count})
-            b->release();
-        for (auto* b : {&buckets, &head, &tail, &partial, &partial2}) b->release();
-        sort_temp.release();
-        head_state.release();
-        other_scalar.release();
-        ba_points.release();
-        ba_products.release();
-        ba_paired.release();
-        ba_totals.release();
-        ba_inverses.release();
+        for_each_scratch([](auto& b) { b.release(); });
     }
 
     explicit impl(int dev) : device(dev) {
@@ -1124,18 +1122,8 @@ size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per
 
 template <class F>
 size_t msm_context<F>::scratch_bytes() const {
-    const impl& m = *impl_;
-    size_t b = 0;
-    for (const auto* buf : {&m.counters, &m.one_idx, &m.other_idx, &m.keys, &m.vals, &m.keys_sorted, &m.vals_sorted,
-                            &m.tail_bucket, &m.head_first, &m.head_last, &m.tail_last, &m.ba_keys, &m.ba_count})
-        b += buf->capacity() * sizeof(uint32_t);
-    for (const auto* buf : {&m.buckets, &m.head, &m.tail, &m.partial, &m.partial2})
-        b += buf->capacity() * sizeof(typename impl::bucket_t);
-    b += m.sort_temp.capacity() + m.head_state.capacity();
-    b += (m.scalars.capacity() + m.other_scalar.capacity()) * sizeof(dev_fr);
-    b += (m.ba_points.capacity() + m.ba_products.capacity()) * sizeof(uint4);
-    b += m.ba_paired.capacity() * sizeof(uint64_t);
-    b += (m.ba_totals.capacity() + m.ba_inverses.capacity()) * sizeof(typename impl::DF);
+    size_t b = impl_->scalars.capacity() * sizeof(dev_fr);
+    impl_->for_each_scratch([&b](const auto& buf) { b += buf.bytes(); });
     return b;
 }
 
