@@ -25,6 +25,16 @@ std::string error_of(const std::string& text) {
     return "";
 }
 
+// The configuration |text| (TOML) reads as.
+daemon::config parsed(const std::string& text) {
+    const auto path =
+        std::filesystem::temp_directory_path() / ("cuzk-config-parsed-" + std::to_string(::getpid()) + ".toml");
+    std::ofstream(path) << text;
+    auto c = daemon::load_config(path);
+    std::filesystem::remove(path);
+    return c;
+}
+
 }  // namespace
 
 TEST(DaemonConfig, DefaultsWorkWithoutAFile) {
@@ -53,14 +63,8 @@ TEST(DaemonConfig, TheDocumentedExampleParses) {
 
 TEST(DaemonConfig, ParamsMemoryIsAutoByDefaultAndTakesAutoDeviceOrHost) {
     EXPECT_EQ(daemon::load_config_or_defaults(std::nullopt).gpud.params_memory, "auto");
-    for (const std::string where : {"auto", "device", "host"}) {
-        const auto path = std::filesystem::temp_directory_path() /
-                          ("cuzk-config-params-memory-" + std::to_string(::getpid()) + "-" + where + ".toml");
-        std::ofstream(path) << "[gpud]\nparams_memory = \"" << where << "\"\n";
-        const auto c = daemon::load_config(path);
-        std::filesystem::remove(path);
-        EXPECT_EQ(c.gpud.params_memory, where);
-    }
+    for (const std::string where : {"auto", "device", "host"})
+        EXPECT_EQ(parsed("[gpud]\nparams_memory = \"" + where + "\"\n").gpud.params_memory, where);
     for (const std::string bad : {"gpu", "HOST", ""}) {
         const auto e = error_of("[gpud]\nparams_memory = \"" + bad + "\"\n");
         EXPECT_NE(e.find("[gpud] params_memory '" + bad + "' is not 'auto', 'device' or 'host'"), std::string::npos)
@@ -72,14 +76,8 @@ TEST(DaemonConfig, ParamsMemoryIsAutoByDefaultAndTakesAutoDeviceOrHost) {
 
 TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {
     EXPECT_EQ(daemon::load_config_or_defaults(std::nullopt).gpud.backend, "auto");
-    for (const std::string name : {"auto", "cpu", "cuda"}) {
-        const auto path = std::filesystem::temp_directory_path() /
-                          ("cuzk-config-backend-" + std::to_string(::getpid()) + "-" + name + ".toml");
-        std::ofstream(path) << "[gpud]\nbackend = \"" << name << "\"\n";
-        const auto c = daemon::load_config(path);
-        std::filesystem::remove(path);
-        EXPECT_EQ(c.gpud.backend, name);
-    }
+    for (const std::string name : {"auto", "cpu", "cuda"})
+        EXPECT_EQ(parsed("[gpud]\nbackend = \"" + name + "\"\n").gpud.backend, name);
     for (const std::string bad : {"opencl", "CUDA", "", "gpu"}) {
         const auto e = error_of("[gpud]\nbackend = \"" + bad + "\"\n");
         EXPECT_NE(e.find("[gpud] backend '" + bad + "' is not 'auto', 'cpu' or 'cuda'"), std::string::npos) << e;
