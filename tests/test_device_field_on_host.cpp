@@ -143,6 +143,7 @@ TEST(DeviceFieldOnHost, InverseAndCanonicalForm) {
         const auto d = to_dev<cuda::dev_fp>(a);
         EXPECT_EQ(to_host<ff::fp_t>(d.inverse()), a.is_zero() ? ff::fp_t::zero() : a.inverse());
         EXPECT_EQ(to_host<ff::fp_t>(d.inverse_binary()), a.is_zero() ? ff::fp_t::zero() : a.inverse());
+        EXPECT_EQ(to_host<ff::fp_t>(d.inverse_fast()), a.is_zero() ? ff::fp_t::zero() : a.inverse());
         // from_montgomery gives the canonical integer: the host's to_canonical limbs.
         const auto c = a.to_canonical();
         const auto got = to_host<ff::fp_t>(d.from_montgomery());
@@ -154,12 +155,40 @@ TEST(DeviceFieldOnHost, InverseAndCanonicalForm) {
         EXPECT_EQ(std::memcmp(&c, &got, sizeof c), 0);
         EXPECT_EQ(to_dev<cuda::dev_fr>(a).is_one(), a == ff::fr_t::one());
         EXPECT_EQ(to_host<ff::fr_t>(to_dev<cuda::dev_fr>(a).inverse_binary()), a.is_zero() ? ff::fr_t::zero() : a.inverse());
+        EXPECT_EQ(to_host<ff::fr_t>(to_dev<cuda::dev_fr>(a).inverse_fast()), a.is_zero() ? ff::fr_t::zero() : a.inverse());
     }
     for (const auto& a : operands<ff::fp2_t>(rng, 5)) {
         EXPECT_EQ(to_host<ff::fp2_t>(to_dev<cuda::dev_fp2>(a).inverse()), a.is_zero() ? ff::fp2_t::zero() : a.inverse());
         EXPECT_EQ(to_host<ff::fp2_t>(to_dev<cuda::dev_fp2>(a).inverse_binary()),
                   a.is_zero() ? ff::fp2_t::zero() : a.inverse());
+        EXPECT_EQ(to_host<ff::fp2_t>(to_dev<cuda::dev_fp2>(a).inverse_fast()),
+                  a.is_zero() ? ff::fp2_t::zero() : a.inverse());
     }
+}
+
+// The approximated binary GCD (inverse_bingcd) finishes within its planned iterations, with the inverse, on
+// random operands, the edges of the representation and values just below the modulus and powers of two
+// (long runs of equal bits, where its 62-bit stand-ins are least like the operands).
+template <class D, class H>
+void check_bingcd(std::mt19937_64& rng, int random_count) {
+    auto xs = operands<H>(rng, random_count);
+    for (int k = 1; k < 64; k += 7) {
+        H t = H::one();
+        for (int i = 0; i < k; ++i) t = t + t;
+        xs.push_back(-t + H::one());
+        xs.push_back(t.inverse());
+    }
+    for (const H& a : xs) {
+        D r;
+        ASSERT_TRUE(to_dev<D>(a).inverse_bingcd(r)) << "did not finish";
+        ASSERT_EQ(to_host<H>(r), a.is_zero() ? H::zero() : a.inverse());
+    }
+}
+
+TEST(DeviceFieldOnHost, ApproximatedBinaryGcdInverse) {
+    std::mt19937_64 rng(7);
+    check_bingcd<cuda::dev_fp, ff::fp_t>(rng, 3000);
+    check_bingcd<cuda::dev_fr, ff::fr_t>(rng, 3000);
 }
 
 // The bucket formulas instantiated with the device field (as the GPU MSM runs them) agree with the host
