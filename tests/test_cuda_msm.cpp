@@ -193,6 +193,35 @@ TEST_F(CudaMsm, G1BatchAffineRoundsMatchCpu) {
     }
 }
 
+// Every schedule of the rounds (msm_options::affine_schedule: rest beside the next batch's pairs or not, pairs
+// made in the previous round's walk or in a pass of their own, one stream or two) and block sizes, over
+// several batches.
+TEST_F(CudaMsm, G1BatchAffineSchedulesMatchCpu) {
+    auto pts = make_points(g1_generator(), 1 << 13, 16);
+    for (size_t i = 1; i < pts.size(); i += 5) pts[i] = i % 2 ? pts[i - 1] : -pts[i - 1];
+    cuda::g1_msm_context gpu;
+    gpu.upload_points(pts);
+    uint64_t seed = 290;
+    for (unsigned schedule : {4u, 5u, 6u, 7u, 12u, 14u}) {
+        for (unsigned threads : {0u, 32u, 96u}) {
+            for (unsigned rounds : {1u, 2u, 3u}) {
+                cuda::msm_options opt;
+                opt.accumulate_variant = 9;
+                opt.affine_rounds = rounds;
+                opt.affine_schedule = schedule;
+                opt.affine_threads = threads;
+                opt.affine_invert_group = rounds == 2 ? 5 : 0;  // a group size that does not divide the chunks
+                opt.affine_batch_pairs = 4000;
+                for (shape s : {shape::repeated, shape::random}) check(gpu, pts, pts.size(), s, ++seed, opt);
+            }
+        }
+    }
+    cuda::msm_options bad;
+    bad.accumulate_variant = 9;
+    bad.affine_threads = 48;
+    EXPECT_THROW(gpu.run(make_scalars(pts.size(), shape::random, 1), nullptr, bad), std::invalid_argument);
+}
+
 TEST_F(CudaMsm, G2BatchAffineRoundsMatchCpu) {
     auto pts = make_points(g2_generator(), 3000, 22);
     for (size_t i = 1; i < pts.size(); i += 5) pts[i] = -pts[i - 1];

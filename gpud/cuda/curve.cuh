@@ -14,9 +14,10 @@ namespace cuzk::cuda {
 template <class F>
 struct dev_affine {
     F x, y;
-    __device__ __forceinline__ bool is_identity() const { return x.is_zero() && y.is_zero(); }
+    CUZK_HD_INLINE bool is_identity() const { return x.is_zero() && y.is_zero(); }
 };
 
+#if defined(__CUDACC__)
 // Loads an affine point through the read-only cache in 16-byte pieces.
 template <class F>
 __device__ __forceinline__ dev_affine<F> load_affine(const dev_affine<F>* p) {
@@ -28,6 +29,7 @@ __device__ __forceinline__ dev_affine<F> load_affine(const dev_affine<F>* p) {
     for (int i = 0; i < int(sizeof(dev_affine<F>) / 16); ++i) dst[i] = __ldg(src + i);
     return r;
 }
+#endif
 
 // Buckets: the host's XYZZ template (common/ec/xyzz.hpp, __host__ __device__) instantiated with the device
 // field, so the GPU runs the very formulas the CPU MSM runs; its affine steps take dev_affine points.
@@ -36,7 +38,7 @@ using dev_xyzz = ec::xyzz_t<F>;
 
 // Affine sum of two affine points with distinct x (used to make benchmark points): one inversion.
 template <class F>
-__device__ __forceinline__ dev_affine<F> affine_add_distinct(const dev_affine<F>& a, const dev_affine<F>& b) {
+CUZK_HD_INLINE dev_affine<F> affine_add_distinct(const dev_affine<F>& a, const dev_affine<F>& b) {
     F l = (b.y - a.y) * (b.x - a.x).inverse();
     dev_affine<F> r;
     r.x = l.sqr() - a.x - b.x;

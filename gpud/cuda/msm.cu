@@ -47,17 +47,25 @@ constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction i
 // multiplications save; an Fp2 multiplication costs three Fp ones, so G2 saves three times as much per pass).
 constexpr unsigned G1_ACCUMULATE_VARIANT = 7, G1_CHUNK = 128;
 constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
-// G1 through precomputed window multiples takes the batch-affine rounds where there are at least this many
-// sorted pairs, and at least MULTIPLES_AFFINE_RUN per bucket on average (long runs of one bucket pair well).
-// On an H200: 2^24 random at c = 22 (2^27.6 pairs, 96 per bucket) 95.6 ms against 99.7 with variant 7; 2^26
-// random at c = 24 (88) 353.0 against 360.2; 2^22 random at c = 20 (104) 27.4 against 29.0. Variant 7 wins
-// below: 2^20 random (2^24 pairs) 9.9 against 10.4, 2^24 random at c = 24 (22 per bucket) 101.2 against
-// 107.4, 2^26 PoRep-like at c = 22 (38 per bucket) 62.3 against 63.5 (BENCHMARKS.md, sixth session).
-constexpr size_t MULTIPLES_AFFINE_PAIRS = size_t(1) << 25;
-constexpr size_t MULTIPLES_AFFINE_RUN = 64;
-// Variant 9: rounds per chunk, and sorted pairs per batch (two batches in flight): 2^25 for G1, 2^24 for
-// G2, ~4 GB of scratch per batch either way.
+// G1 takes the batch-affine rounds where there are at least this many sorted pairs, and at least
+// AFFINE_RUN per bucket on average (long runs of one bucket pair well), through the precomputed window
+// multiples or not. On an H200 (BENCHMARKS.md, seventh session): 2^24 random through multiples at c = 22
+// (2^27.6 pairs, 96 per bucket) 92.1 ms against 99.5 with variant 7; 2^26 random at c = 24 (88) 334.0
+// against 360.3; 2^27 random without multiples (the H query; c = 22, 64 per bucket) 745.8 against 793.5.
+// Variant 7 won below (sixth session, before the fused schedule and the faster inversion): 2^20 random
+// (2^24 pairs) 9.9 against 10.4, 2^24 random at c = 24 (22 per bucket) 101.2 against 107.4, 2^26 PoRep-like
+// at c = 22 (38 per bucket) 62.3 against 63.5.
+// 48, not 64: the partition's H query has 2^27 - 1 points, just under 64 per bucket at c = 22.
+constexpr size_t AFFINE_PAIRS = size_t(1) << 25;
+constexpr size_t AFFINE_RUN = 48;
+// Variant 9: rounds per chunk, the schedule (msm_options::affine_schedule) and threads per block, and the
+// scratch of one batch of sorted pairs (two scratch sets): ~2^24.8 pairs for G1, 2^23.9 for G2. G1: each
+// batch's rest beside the next batch's first pairs, each round's pairs in a pass of their own (2^24 through
+// multiples 92.1 ms; 95.3 with two streams instead, 95.8 with both fusions, 99.1 with neither). G2: two
+// streams, no fusion (306.2 ms at 2^24; 322.4 with the fused rest, 320.0 with neither; its sums kernels
+// spill with the pairs made in them).
 constexpr unsigned BATCH_AFFINE_ROUNDS = 3;
+constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 12, BATCH_AFFINE_THREADS = 128;
 constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 32;
 constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
 // Precomputed multiples: the widest window (24: the digit kernel's key bits and 2^23 buckets, 1.6 GB for G1).
@@ -448,7 +456,7 @@ struct msm_context<F>::impl {
     device_buffer<uint64_t> ba_paired;
     device_buffer<DF> ba_totals, ba_inverses;
     cudaEvent_t events[7] = {};
-    cudaStream_t stream2 = nullptr;  // the batch-affine rounds' second stream, made on first use
+    cudaStream_t stream2 = nullptr;  // the batch-affine rounds' second stream (affine_schedule bit 8), made on first use
     cudaEvent_t fork = nullptr, join = nullptr;
 
     // Every scratch buffer (all but the points and the uploaded scalars), one call of |v| each: the one list
@@ -520,7 +528,8 @@ struct msm_context<F>::impl {
     // latency-bound ones (the inversions) overlap the other's multiplications. Batches write disjoint
     // chunks' results, so they need no order among themselves; |stream| waits for both before going on.
     void accumulate_batch_affine(size_t chunks, const point_t* pts, size_t total, unsigned chunk, unsigned c,
-                                 unsigned rounds, size_t batch_pairs) {
+                                 unsigned rounds, size_t batch_pairs, unsigned schedule, unsigned threads,
+                                 unsigned invert_group) {
         namespace ba = batch_affine;
         using AF = std::conditional_t<std::is_same_v<DF, dev_fp>, dev_fp_inlined, DF>;
         if (chunk > ba::MAX_CHUNK) {
@@ -528,22 +537,23 @@ struct msm_context<F>::impl {
                                         std::to_string(ba::MAX_CHUNK) + " pairs per chunk, not " +
                                         std::to_string(chunk));
         }
+        if (threads == 0 || threads % 32 != 0 || threads > 1024) {
+            throw std::invalid_argument("GPU MSM: batch-affine threads per block must be a multiple of 32 up to 1024, not " +
+                                        std::to_string(threads));
+        }
         constexpr int W = ba::words_of<DF>;
         const size_t segs = std::min(chunks, std::max<size_t>(1, batch_pairs / chunk));
         const size_t slots = segs * chunk, pair_slots = segs * std::max(1u, chunk / 2);
+        // Two scratch sets when there are several batches: one batch's rest runs beside the next one's
+        // round-0 pairs (rest_and_pairs_kernel).
         const int sets = chunks > segs ? 2 : 1;
         ba_points.reserve(sets * 2 * W * slots);
         ba_keys.reserve(sets * slots);
-        ba_products.reserve(sets * W * pair_slots);
+        ba_products.reserve(sets * 2 * W * pair_slots);
         ba_count.reserve(sets * segs);
         ba_paired.reserve(sets * segs);
         ba_totals.reserve(sets * segs);
         ba_inverses.reserve(sets * segs);
-        if (sets == 2 && !stream2) {
-            CUDA_OK(cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking));
-            CUDA_OK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
-            CUDA_OK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
-        }
         ba::scratch sc[2];
         for (int i = 0; i < sets; ++i) {
             sc[i].chunk = chunk;
@@ -552,7 +562,8 @@ struct msm_context<F>::impl {
             sc[i].pair_slots = pair_slots;
             sc[i].points = ba_points.get() + i * 2 * W * slots;
             sc[i].keys = ba_keys.get() + i * slots;
-            sc[i].products = ba_products.get() + i * W * pair_slots;
+            sc[i].products[0] = ba_products.get() + (2 * i) * W * pair_slots;
+            sc[i].products[1] = ba_products.get() + (2 * i + 1) * W * pair_slots;
             sc[i].count = ba_count.get() + i * segs;
             sc[i].paired = ba_paired.get() + i * segs;
         }
@@ -561,58 +572,115 @@ struct msm_context<F>::impl {
         const chunk_results<P> out{reinterpret_cast<P*>(buckets.get()), reinterpret_cast<P*>(head.get()),
                                    head_state.get(), reinterpret_cast<P*>(tail.get()), tail_bucket.get()};
         const uint32_t *ks = keys_sorted.get(), *vs = vals_sorted.get();
-        if (sets == 2) {
+        const unsigned T = threads;
+        const bool fuse_rest = schedule & 1, fuse_pairs = schedule & 2;
+        // Without the fused rest, batches may alternate between two streams (bit 8), so one batch's
+        // inversions and kernel tails overlap the other's kernels.
+        const bool two_streams = (schedule & 8) && !fuse_rest && sets == 2;
+        if (two_streams && !stream2) {
+            CUDA_OK(cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking));
+            CUDA_OK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+            CUDA_OK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+        }
+        // Round r's sums kernel: whether it is round 0, whether it makes the next round's pairs, its direction.
+        auto sums = [&](unsigned r, const ba::scratch& s, size_t k0, size_t nseg, const AF* inverses, AF* totals,
+                        cudaStream_t st) {
+            const unsigned grid = grid_for(nseg, T);
+            const bool next = r + 1 < rounds && fuse_pairs;
+#define CUZK_BA_SUMS(FIRST, NEXT, FORWARD)                                                                      \
+    ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD><<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, \
+                                                                    inverses, totals)
+            if (r == 0) {
+                if (next) CUZK_BA_SUMS(true, true, true);
+                else CUZK_BA_SUMS(true, false, true);
+            } else if (ba::walks_forward(r)) {
+                if (next) CUZK_BA_SUMS(false, true, true);
+                else CUZK_BA_SUMS(false, false, true);
+            } else {
+                if (next) CUZK_BA_SUMS(false, true, false);
+                else CUZK_BA_SUMS(false, false, false);
+            }
+#undef CUZK_BA_SUMS
+            CUDA_LAUNCH_OK("pair_sums_kernel");
+            if (r + 1 < rounds && !fuse_pairs) {
+                if (ba::walks_forward(r)) {
+                    ba::pair_products_slots_kernel<AF, true><<<grid, T, 0, st>>>(s, total, k0, nseg, r + 1, totals);
+                } else {
+                    ba::pair_products_slots_kernel<AF, false><<<grid, T, 0, st>>>(s, total, k0, nseg, r + 1, totals);
+                }
+                CUDA_LAUNCH_OK("pair_products_slots_kernel");
+            }
+        };
+        auto rest = [&](int set, size_t k0, size_t nseg, cudaStream_t st) {
+            ba::accumulate_rest_kernel<AF><<<grid_for(nseg, T), T, 0, st>>>(sc[set], ks, total, k0, nseg, c, rounds, out);
+            CUDA_LAUNCH_OK("accumulate_rest_kernel");
+        };
+        if (two_streams) {
             CUDA_OK(cudaEventRecord(fork, stream));
             CUDA_OK(cudaStreamWaitEvent(stream2, fork, 0));
         }
-        constexpr unsigned T = 128;
+        size_t prev_k0 = 0, prev_nseg = 0;
+        int prev = -1;
         for (size_t k0 = 0, b = 0; k0 < chunks; k0 += segs, ++b) {
             const int i = int(b % 2);
-            cudaStream_t st = i == 0 ? stream : stream2;
+            const cudaStream_t st = two_streams && i == 1 ? stream2 : stream;
             auto* totals = reinterpret_cast<AF*>(ba_totals.get() + i * segs);
             auto* inverses = reinterpret_cast<AF*>(ba_inverses.get() + i * segs);
             const size_t nseg = std::min(segs, chunks - k0);
             const unsigned grid = grid_for(nseg, T);
-            for (unsigned r = 0; r < rounds; ++r) {
-                if (r == 0) {
-                    ba::pair_products_kernel<AF, true><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, totals);
-                } else {
-                    ba::pair_products_kernel<AF, false><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, totals);
-                }
+            if (prev >= 0 && fuse_rest) {
+                const unsigned rest_grid = grid_for(prev_nseg, T);
+                ba::rest_and_pairs_kernel<AF><<<rest_grid + grid, T, 0, st>>>(
+                    sc[prev], prev_k0, prev_nseg, rounds, out, sc[i], apts, ks, vs, total, k0, nseg, c, totals,
+                    rest_grid, grid);
+                CUDA_LAUNCH_OK("rest_and_pairs_kernel");
+            } else {
+                if (prev >= 0 && !two_streams) rest(prev, prev_k0, prev_nseg, st);
+                ba::pair_products_kernel<AF><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, totals);
                 CUDA_LAUNCH_OK("pair_products_kernel");
-                ba::invert_totals_kernel<AF><<<grid_for(nseg, T * ba::INVERT_GROUP), T, 0, st>>>(totals, inverses, nseg);
-                CUDA_LAUNCH_OK("invert_totals_kernel");
-                if (r == 0) {
-                    ba::pair_sums_kernel<AF, true><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, inverses);
-                } else {
-                    ba::pair_sums_kernel<AF, false><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, inverses);
-                }
-                CUDA_LAUNCH_OK("pair_sums_kernel");
             }
-            ba::accumulate_rest_kernel<AF><<<grid, T, 0, st>>>(sc[i], ks, total, k0, nseg, c, out);
-            CUDA_LAUNCH_OK("accumulate_rest_kernel");
+            for (unsigned r = 0; r < rounds; ++r) {
+                ba::invert_totals_kernel<AF><<<grid_for(nseg, T * invert_group), T, 0, st>>>(totals, inverses, nseg,
+                                                                                               invert_group);
+                CUDA_LAUNCH_OK("invert_totals_kernel");
+                sums(r, sc[i], k0, nseg, inverses, totals, st);
+            }
+            if (two_streams) rest(i, k0, nseg, st);
+            prev = i;
+            prev_k0 = k0;
+            prev_nseg = nseg;
         }
-        if (sets == 2) {
+        if (two_streams) {
             CUDA_OK(cudaEventRecord(join, stream2));
             CUDA_OK(cudaStreamWaitEvent(stream, join, 0));
+        } else {
+            rest(prev, prev_k0, prev_nseg, stream);
         }
     }
 
     // msm_options::accumulate_variant; G2 has the plain kernel (1) and 9 (each variant is a separate compilation).
     static constexpr bool is_g1 = std::is_same_v<DF, dev_fp>;
-    // The default for G1 through the precomputed multiples depends on the pairs to accumulate and their runs
-    // per bucket (MULTIPLES_AFFINE_PAIRS, MULTIPLES_AFFINE_RUN).
-    static unsigned variant_of(const msm_options& opt, bool multiples = false, size_t pairs = 0, size_t buckets = 1) {
+    // The default for G1 depends on the pairs to accumulate and their runs per bucket (AFFINE_PAIRS,
+    // AFFINE_RUN).
+    static bool affine_by_default(size_t pairs, size_t buckets) {
+        return !is_g1 || (pairs >= AFFINE_PAIRS && pairs >= AFFINE_RUN * buckets);
+    }
+    static unsigned variant_of(const msm_options& opt, size_t pairs = 0, size_t buckets = 1) {
         if (opt.accumulate_variant) return opt.accumulate_variant;
         if (!is_g1) return G2_ACCUMULATE_VARIANT;
-        const bool long_runs = pairs >= MULTIPLES_AFFINE_PAIRS && pairs >= MULTIPLES_AFFINE_RUN * buckets;
-        return multiples && long_runs ? 9 : G1_ACCUMULATE_VARIANT;
+        return affine_by_default(pairs, buckets) ? 9 : G1_ACCUMULATE_VARIANT;
     }
     void launch_accumulate(unsigned variant, const msm_options& opt, size_t chunks, const point_t* pts, size_t total,
                            unsigned chunk, unsigned c) {
-        // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product.
-        constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF) / 2;
+        // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product in each of
+        // two product buffers (a round's and the next one's).
+        constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF);
         const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : BATCH_AFFINE_ROUNDS;
+        const unsigned schedule = opt.affine_schedule ? opt.affine_schedule
+                                  : is_g1             ? G1_AFFINE_SCHEDULE
+                                                      : G2_AFFINE_SCHEDULE;
+        const unsigned threads = opt.affine_threads ? opt.affine_threads : BATCH_AFFINE_THREADS;
+        const unsigned group = opt.affine_invert_group ? opt.affine_invert_group : batch_affine::INVERT_GROUP;
         // Under a scratch limit, the batches' two scratch sets take an eighth of it at most.
         const size_t ba_bytes = scratch_limit ? std::min(BATCH_AFFINE_BYTES, scratch_limit / 16) : BATCH_AFFINE_BYTES;
         const size_t batch =
@@ -627,12 +695,12 @@ struct msm_context<F>::impl {
                 case 6: return launch_accumulate_as<1, false, dev_fp_inlined>(chunks, pts, total, chunk, c);
                 case 7: return launch_accumulate_as<1, true, dev_fp_inlined>(chunks, pts, total, chunk, c);
                 case 8: return launch_accumulate_as<3, true, dev_fp_inlined>(chunks, pts, total, chunk, c);
-                case 9: return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch);
+                case 9: return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch, schedule, threads, group);
                 default: break;
             }
         } else {
             if (variant == 1) return launch_accumulate_as<1, false>(chunks, pts, total, chunk, c);
-            if (variant == 9) return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch);
+            if (variant == 9) return accumulate_batch_affine(chunks, pts, total, chunk, c, rounds, batch, schedule, threads, group);
         }
         throw std::invalid_argument("GPU MSM: no accumulation variant " + std::to_string(variant) + " for this group");
     }
@@ -689,7 +757,7 @@ struct msm_context<F>::impl {
         const size_t nbuckets = size_t(sum_windows) * B;
         buckets.reserve(nbuckets);
         CUDA_OK(cudaMemsetAsync(buckets.get(), 0, nbuckets * sizeof(bucket_t), stream));  // zz = 0: identity
-        const unsigned variant = variant_of(opt, multiples, total, B);
+        const unsigned variant = variant_of(opt, total, nbuckets);
         rep.accumulate_variant = variant;
         const unsigned chunk = opt.chunk      ? opt.chunk
                                : variant == 9 ? batch_affine::MAX_CHUNK
@@ -1113,11 +1181,12 @@ size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per
     const unsigned c = choose_window(m), windows = windows_for(c);
     const unsigned per_pass = windows_per_pass == 0 ? windows : std::min(windows_per_pass, windows);
     const size_t rest = impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c);
-    // The batch-affine rounds' two scratch sets, where a run can take them (G2's default): at their default
-    // size without a limit; under one they take an eighth of it (launch_accumulate), so a limit x covers
-    // rest + x / 8 from x = 8 rest / 7.
-    if constexpr (!std::is_same_v<F, ff::fp2_t>) return rest;
-    return windows_per_pass == 0 ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
+    // The batch-affine rounds' two scratch sets, where the run takes them by default (G2; G1 with long runs
+    // per bucket, as the H query's random scalars): at their default size without a limit; under one they
+    // take an eighth of it (launch_accumulate), so a limit x covers rest + x / 8 from x = 8 rest / 7. All
+    // the windows in one pass count as no limit (the most the sets take).
+    if (!impl::affine_by_default(size_t(per_pass) * m, size_t(per_pass) << (c - 1))) return rest;
+    return per_pass == windows ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
 }
 
 template <class F>

@@ -34,12 +34,19 @@ struct msm_options {
     // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch, 6 to 8
     // as 1, 2 and 3 with the field multiplications inlined instead of called, 9 batch-affine pair rounds
     // before the XYZZ additions (msm_batch_affine.cuh; at most 64 pairs per thread); G1
-    // defaults to 7 with 128 pairs per thread (9 through precomputed multiples from 2^25 sorted pairs on); G2 has
+    // defaults to 7 with 128 pairs per thread (9 from 2^25 sorted pairs and 48 per bucket on); G2 has
     // 1 (64 pairs) and 9, its default (msm.cu says why).
     unsigned chunk = 0;
     unsigned accumulate_variant = 0;
     unsigned affine_rounds = 0;      // variant 9: pair rounds before the XYZZ additions (0: 3)
-    size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch, two in flight (0: ~4 GB of scratch)
+    size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch (0: ~4 GB of scratch per batch)
+    // Variant 9's schedule, bits (0: the default): 1 runs a batch's XYZZ rest beside the next batch's first
+    // pairs in one launch (else one after the other); 2 makes each round's pairs in the walk of the round
+    // before (else in a pass of their own); 8 (without 1) alternates the batches between two streams; 4
+    // marks the schedule as given (so 4 alone is none of them). And its threads per block (0: 128).
+    unsigned affine_schedule = 0;
+    unsigned affine_threads = 0;
+    unsigned affine_invert_group = 0;  // variant 9: chunk totals per field inversion (0: 16)
     // Use the precomputed window multiples (precompute_window_multiples) where the cost model prefers them;
     // false: the plain windows (for comparisons).
     bool use_multiples = true;

@@ -10,21 +10,34 @@
 // adjacent points of one bucket inside a chunk, pairwise, so a round halves the chunk's long runs; after the
 // rounds, the points left in each chunk (a few per bucket) go through mixed XYZZ additions into the same
 // results accumulate_kernel leaves (chunk_results), and the split-bucket passes after it are unchanged.
-// Per round, three kernels over a batch of chunks (bounded scratch, so any MSM size fits):
-//   pair_products_kernel: walks its chunk from the back and pairs adjacent points of one bucket (an odd
-//     run leaves its first point alone); stores, per pair, the product of the x differences of the pairs
-//     behind it, and the chunk's total product;
-//   invert_totals_kernel: inverts the chunk totals, one field inversion per group of chunks;
-//   pair_sums_kernel: walks forward, recovers each pair's 1 / (x_Q - x_P) from its stored product and the
-//     running inverse, and writes the sums and the unpaired points compacted to the front of the chunk's
-//     slots (in place: the write position never passes the read position).
+// A round's divisions need the products of the x differences before them (Montgomery's trick), so the
+// pairs of a round are chosen, and their running product stored, one walk over the chunk before the walk
+// that adds them, in the opposite direction:
+//   round 0's pairs: pair_products_first walks the sorted pairs from the back (its own pass: it gathers
+//     the x coordinates of the resident points);
+//   invert_group: the chunks' totals are inverted, one field inversion per INVERT_GROUP chunks
+//     (field.cuh, inverse_fast);
+//   round r's sums: pair_sums walks forward for even r and backward for odd r, recovers each pair's
+//     1 / (x_Q - x_P) from its stored product and the running inverse, and writes the sums and the unpaired
+//     points compacted to the front (forward) or the back (backward) of the chunk's slots, in place: the
+//     write position never passes the read position;
+//   round r + 1's pairs: chosen greedily in the order round r wrote its outputs (next_round), so round
+//     r + 1 walks the other way. Either in round r's walk, as each output is written (NEXT), or by
+//     pair_products_slots, a pass of its own over the slots in that order: both pair alike;
+//   accumulate_rest: the points left after the last round, run by run into chunk_results.
+// How msm.cu sequences them per batch (msm_options::affine_schedule): the pairs in their own passes or in
+// the sums' walks; one batch's rest beside the next batch's round-0 pairs (rest_and_pairs_kernel) or after
+// its own rounds, with the batches on one stream or alternating between two. The measured choice per group
+// is in msm.cu (G1_AFFINE_SCHEDULE, G2_AFFINE_SCHEDULE).
 // Round 0 reads the sorted pairs and gathers the points (y negated for negative digits, zero digits
 // dropped); later rounds read the batch's slots. Points with equal x (P = +-Q) or a zero x (the identity
-// is stored as x = y = 0) are never paired: they go on to the XYZZ step, which handles doubling and the
-// identity exactly.
+// is stored as x = y = 0; no point of the prime-order subgroups has x = 0) are never paired: they go on to
+// the XYZZ step, which handles doubling and the identity exactly.
 //
 // Layout: slots are planes of 16-byte words: word w of the point in slot j of the batch's chunk k is at
 // planes[w * slots + j * segs + k], so 32 threads walking 32 chunks in step read 512 contiguous bytes per word.
+// The chunk functions are host and device code (the kernels, msm.cu's, call them per chunk), so every
+// machine tests the rounds on the host (tests/test_device_batch_affine_on_host.cpp).
 #pragma once
 
 #include <cstdint>
@@ -35,36 +48,72 @@ namespace cuzk::cuda::batch_affine {
 
 constexpr unsigned MAX_CHUNK = 64;      // pairing marks are one 64-bit word per chunk
 // Chunk totals per field inversion: the kernel's latency is ~3 INVERT_GROUP dependent multiplications
-// plus one binary-GCD inversion (field.cuh, inverse_binary), with too few threads to hide either.
+// plus one inversion (field.cuh, inverse_fast), with too few threads to hide either.
 constexpr unsigned INVERT_GROUP = 16;
+
+#if defined(__CUDACC__)
+using word = uint4;
+#else
+struct alignas(16) word {
+    uint32_t x, y, z, w;
+};
+#endif
+// A word of data no kernel writes while it is read (the resident points) through the read-only cache.
+CUZK_HD_INLINE word load_ro(const word* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+CUZK_HD_INLINE unsigned popc64(uint64_t v) {
+#if defined(__CUDA_ARCH__)
+    return unsigned(__popcll(v));
+#else
+    return unsigned(__builtin_popcountll(v));
+#endif
+}
 
 template <class F>
 constexpr int words_of = int(sizeof(F) / 16);
 
+// Round r's sums walk the chunk forward for even r (outputs gather at the front), backward for odd r
+// (at the back); round 0 is forward, so round 0's products are made walking backward.
+CUZK_HD_INLINE constexpr bool walks_forward(unsigned r) { return r % 2 == 0; }
+
 // One batch's scratch (device pointers) and its shape: |segs| chunks of |chunk| slots.
 struct scratch {
-    uint4* points;     // 2 words_of<F> planes of |slots| (x then y)
-    uint32_t* keys;    // |slots|
-    uint4* products;   // words_of<F> planes of |pair_slots|
-    uint32_t* count;   // points per chunk after the last round
-    uint64_t* paired;  // bit j: slots j and j + 1 are added this round
+    word* points;       // 2 words_of<F> planes of |slots| (x then y)
+    uint32_t* keys;     // |slots|
+    word* products[2];  // words_of<F> planes of |pair_slots| each; round r's are products[r % 2]
+    uint32_t* count;    // points per chunk after the last round
+    uint64_t* paired;   // bit j: slots j and j + 1 are added this round
     size_t segs, slots, pair_slots;
     unsigned chunk;
 };
 
 template <class F>
-__device__ __forceinline__ F load_words(const uint4* planes, size_t stride, size_t i) {
+CUZK_HD_INLINE F load_words(const word* planes, size_t stride, size_t i) {
     F r;
-    uint4* d = reinterpret_cast<uint4*>(&r);
-#pragma unroll
+    word* d = reinterpret_cast<word*>(&r);
+    CUZK_UNROLL
     for (int w = 0; w < words_of<F>; ++w) d[w] = planes[w * stride + i];
     return r;
 }
 template <class F>
-__device__ __forceinline__ void store_words(uint4* planes, size_t stride, size_t i, const F& v) {
-    const uint4* s = reinterpret_cast<const uint4*>(&v);
-#pragma unroll
+CUZK_HD_INLINE void store_words(word* planes, size_t stride, size_t i, const F& v) {
+    const word* s = reinterpret_cast<const word*>(&v);
+    CUZK_UNROLL
     for (int w = 0; w < words_of<F>; ++w) planes[w * stride + i] = s[w];
+}
+template <class F>
+CUZK_HD_INLINE F load_resident(const F* p) {
+    F r;
+    const word* src = reinterpret_cast<const word*>(p);
+    word* dst = reinterpret_cast<word*>(&r);
+    CUZK_UNROLL
+    for (int w = 0; w < words_of<F>; ++w) dst[w] = load_ro(src + w);
+    return r;
 }
 
 // Where a chunk's points come from: the sorted pairs and resident points (round 0) or the batch's slots.
@@ -77,58 +126,59 @@ struct chunk_source {
     size_t first;  // round 0: index of the chunk's first sorted pair
     size_t k;      // the chunk within the batch
 
-    __device__ __forceinline__ size_t slot(unsigned j) const { return size_t(j) * sc.segs + k; }
-    __device__ __forceinline__ uint32_t key(unsigned j) const {
+    CUZK_HD_INLINE size_t slot(unsigned j) const { return size_t(j) * sc.segs + k; }
+    CUZK_HD_INLINE uint32_t key(unsigned j) const {
         if constexpr (FIRST) return keys_sorted[first + j];
         else return sc.keys[slot(j)];
     }
-    __device__ __forceinline__ F x(unsigned j) const {
-        if constexpr (FIRST) {
-            const F* p = &points[vals_sorted[first + j] & ~NEG_FLAG].x;
-            F r;
-            const uint4* src = reinterpret_cast<const uint4*>(p);
-            uint4* dst = reinterpret_cast<uint4*>(&r);
-#pragma unroll
-            for (int w = 0; w < words_of<F>; ++w) dst[w] = __ldg(src + w);
-            return r;
-        } else {
-            return load_words<F>(sc.points, sc.slots, slot(j));
-        }
+    CUZK_HD_INLINE F x(unsigned j) const {
+        if constexpr (FIRST) return load_resident(&points[vals_sorted[first + j] & ~NEG_FLAG].x);
+        else return load_words<F>(sc.points, sc.slots, slot(j));
     }
-    __device__ __forceinline__ dev_affine<F> point(unsigned j) const {
+    CUZK_HD_INLINE dev_affine<F> point(unsigned j) const {
         if constexpr (FIRST) {
             uint32_t v = vals_sorted[first + j];
-            dev_affine<F> p = load_affine(points + (v & ~NEG_FLAG));
-            if (v & NEG_FLAG) p.y = -p.y;
-            return p;
+            const dev_affine<F>* p = points + (v & ~NEG_FLAG);
+            dev_affine<F> r{load_resident(&p->x), load_resident(&p->y)};
+            if (v & NEG_FLAG) r.y = -r.y;
+            return r;
         } else {
             return {load_words<F>(sc.points, sc.slots, slot(j)),
                     load_words<F>(sc.points + words_of<F> * sc.slots, sc.slots, slot(j))};
         }
     }
-    __device__ __forceinline__ void store(unsigned j, uint32_t key, const dev_affine<F>& p) const {
+    CUZK_HD_INLINE void store(unsigned j, uint32_t key, const dev_affine<F>& p) const {
         sc.keys[slot(j)] = key;
         store_words(sc.points, sc.slots, slot(j), p.x);
         store_words(sc.points + words_of<F> * sc.slots, sc.slots, slot(j), p.y);
     }
 };
 
-// Points in chunk k (of the batch starting at chunk k0) before this round.
+// The slots [lo, lo + n) that hold chunk k's points before round r (round 0: the chunk's sorted pairs).
+struct slot_range {
+    unsigned lo, n;
+};
 template <bool FIRST>
-__device__ __forceinline__ unsigned chunk_points(const scratch& sc, size_t total, size_t k0, size_t k) {
-    if constexpr (FIRST) return unsigned(min(total - (k0 + k) * sc.chunk, size_t(sc.chunk)));
-    else return sc.count[k];
+CUZK_HD_INLINE slot_range round_input(const scratch& sc, size_t total, size_t k0, size_t k, unsigned r) {
+    if constexpr (FIRST) {
+        return {0, unsigned(total - (k0 + k) * sc.chunk < sc.chunk ? total - (k0 + k) * sc.chunk : sc.chunk)};
+    } else {
+        const unsigned n = sc.count[k];
+        return {walks_forward(r - 1) ? 0 : sc.chunk - n, n};
+    }
 }
 
-template <class F, bool FIRST>
-__global__ void pair_products_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
-                                     const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
-                                     size_t total, size_t k0, size_t nseg, unsigned c, F* totals) {
-    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k >= nseg) return;
+// Round 0's pairs for chunk k of the batch starting at chunk k0: walks the sorted pairs from the back and
+// pairs adjacent points of one bucket (an odd run leaves its first point alone); stores, per pair, the
+// product of the x differences of the pairs behind it, and the chunk's total product in totals[k].
+template <class F>
+CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* points, const uint32_t* keys_sorted,
+                                        const uint32_t* vals_sorted, size_t total, size_t k0, size_t k, unsigned c,
+                                        F* totals) {
     const pair_keys pk(c);
-    const chunk_source<F, FIRST> src{sc, points, keys_sorted, vals_sorted, (k0 + k) * sc.chunk, k};
-    const unsigned n = chunk_points<FIRST>(sc, total, k0, k);
+    const chunk_source<F, true> src{sc, points, keys_sorted, vals_sorted, (k0 + k) * sc.chunk, k};
+    const unsigned n = round_input<true>(sc, total, k0, k, 0).n;
+    word* products = sc.products[0];
     F run = F::one();
     uint64_t paired = 0;
     unsigned q = 0;  // pairs so far, counted from the back
@@ -139,8 +189,8 @@ __global__ void pair_products_kernel(scratch sc, const dev_affine<F>* __restrict
         while (j >= 1) {
             uint32_t ki = src.key(j - 1);
             F xi = src.x(j - 1);
-            if (ki == kj && !(FIRST && pk.zero_digit(kj)) && !xi.is_zero() && !xj.is_zero() && !(xi == xj)) {
-                store_words(sc.products, sc.pair_slots, size_t(q) * sc.segs + k, run);
+            if (ki == kj && !pk.zero_digit(kj) && !xi.is_zero() && !xj.is_zero() && !(xi == xj)) {
+                store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
                 run = run * (xj - xi);
                 ++q;
                 paired |= uint64_t(1) << (j - 1);
@@ -159,20 +209,20 @@ __global__ void pair_products_kernel(scratch sc, const dev_affine<F>* __restrict
     totals[k] = run;
 }
 
-// totals[i] -> 1 / totals[i] for i < n, in groups of INVERT_GROUP: prefix products, one inversion, and
-// back (3 multiplications per total). No total is zero: pairs have distinct x.
+// Group g of the chunk totals, |group| of them: inverses[i] = 1 / totals[i] for i in [g group, (g + 1) group)
+// below n: prefix products, one inversion, and back (3 multiplications per total). No total is zero: pairs
+// have distinct x.
 template <class F>
-__global__ void invert_totals_kernel(const F* __restrict__ totals, F* inverses, size_t n) {
-    size_t g = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    size_t lo = g * INVERT_GROUP;
+CUZK_HD_INLINE void invert_group(const F* totals, F* inverses, size_t n, size_t g, unsigned group = INVERT_GROUP) {
+    const size_t lo = g * group;
     if (lo >= n) return;
-    size_t hi = min(n, lo + INVERT_GROUP);
+    const size_t hi = n < lo + group ? n : lo + group;
     F run = F::one();
     for (size_t i = lo; i < hi; ++i) {
         inverses[i] = run;
         run = run * totals[i];
     }
-    F inv = run.inverse_binary();
+    F inv = run.inverse_fast();
     for (size_t i = hi; i-- > lo;) {
         F t = inv * inverses[i];
         inv = inv * totals[i];
@@ -180,74 +230,225 @@ __global__ void invert_totals_kernel(const F* __restrict__ totals, F* inverses, 
     }
 }
 
-template <class F, bool FIRST>
-__global__ void pair_sums_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
-                                 const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
-                                 size_t total, size_t k0, size_t nseg, unsigned c, const F* __restrict__ inverses) {
-    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k >= nseg) return;
-    const pair_keys pk(c);
-    const chunk_source<F, FIRST> src{sc, points, keys_sorted, vals_sorted, (k0 + k) * sc.chunk, k};
-    const unsigned n = chunk_points<FIRST>(sc, total, k0, k);
-    const uint64_t paired = sc.paired[k];
-    unsigned q = unsigned(__popcll(paired));
-    F inv = inverses[k];  // 1 / (product of all the chunk's differences)
-    unsigned out = 0;
-    for (unsigned j = 0; j < n;) {
-        uint32_t key = src.key(j);
-        if ((paired >> j) & 1) {
-            dev_affine<F> a = src.point(j), b = src.point(j + 1);
-            --q;
-            F dx = b.x - a.x;
-            F dx_inv = inv * load_words<F>(sc.products, sc.pair_slots, size_t(q) * sc.segs + k);
-            inv = inv * dx;
-            F l = (b.y - a.y) * dx_inv;
-            dev_affine<F> r;
-            r.x = l.sqr() - a.x - b.x;
-            r.y = l * (a.x - r.x) - a.y;
-            src.store(out, key, r);
-            j += 2;
-        } else {
-            if (FIRST && pk.zero_digit(key)) {
-                ++j;
-                continue;
+// Round r + 1's pairs, chosen as round r writes its outputs: an output pairs with the output just before
+// it when both are of one bucket with distinct, nonzero x and that one is not paired yet (greedy in the
+// order of the walk). Per pair, the running product of the x differences (higher slot minus lower) before
+// it goes to |products|, in the order the pairs are made; round r + 1 walks the other way and meets them
+// in reverse, as Montgomery's trick needs.
+// KEEP_X: the pending output's x is kept in registers (the pairs' own pass has registers to spare); else it
+// is read back from its slot (this thread wrote it, or it was already there), a cached load that saves the
+// registers in the sums kernels.
+template <class F, bool KEEP_X>
+struct next_round {
+    F run = F::one();
+    uint64_t paired = 0;
+    unsigned q = 0;
+    bool pending = false;  // the previous output is unpaired
+    uint32_t pending_key = 0;
+    unsigned pending_slot = 0;
+    F kept_x;  // KEEP_X: the pending output's x
+
+    // |x|: the output's x, now in |slot|.
+    CUZK_HD_INLINE void offer(const scratch& sc, word* products, size_t k, unsigned slot, uint32_t key, const F& x,
+                              bool forward) {
+        if (pending && key == pending_key && !x.is_zero()) {
+            F px;
+            if constexpr (KEEP_X) px = kept_x;
+            else px = load_words<F>(sc.points, sc.slots, size_t(pending_slot) * sc.segs + k);
+            if (!px.is_zero() && !(x == px)) {
+                store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
+                run = run * (forward ? x - px : px - x);
+                ++q;
+                paired |= uint64_t(1) << (forward ? pending_slot : slot);
+                pending = false;
+                return;
             }
-            if (FIRST || out != j) src.store(out, key, src.point(j));
-            ++j;
         }
-        ++out;
+        pending = true;
+        pending_key = key;
+        pending_slot = slot;
+        if constexpr (KEEP_X) kept_x = x;
     }
-    sc.count[k] = out;
+};
+
+// Round r's pairs (r >= 1) in a pass of their own, for the schedule that does not make them in round r - 1's
+// sums: the slots in the order round r - 1 wrote them (FORWARD = walks_forward(r - 1)), offered to the same
+// pairing as there, so both schedules pair alike.
+template <class F, bool FORWARD>
+CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t k0, size_t k, unsigned r, F* totals) {
+    const chunk_source<F, false> src{sc, nullptr, nullptr, nullptr, 0, k};
+    const slot_range in = round_input<false>(sc, total, k0, k, r);
+    word* products = sc.products[r % 2];
+    next_round<F, true> next;
+    for (unsigned i = 0; i < in.n; ++i) {
+        const unsigned j = FORWARD ? in.lo + i : in.lo + in.n - 1 - i;
+        next.offer(sc, products, k, j, src.key(j), src.x(j), FORWARD);
+    }
+    sc.paired[k] = next.paired;
+    totals[k] = next.run;
 }
 
-// The points left in each chunk, summed run by run with mixed XYZZ additions into chunk_results. Whether
-// a run starts or ends in the chunk is read from the sorted keys around the chunk.
+// Round r's sums for chunk k (FIRST: r = 0, from the sorted pairs; NEXT: a round follows, whose pairs and
+// totals this walk makes; FORWARD = walks_forward(r)). |inverses|: 1 / each chunk's total of round r;
+// |next_totals|: round r + 1's totals, written when NEXT.
+template <class F, bool FIRST, bool NEXT, bool FORWARD>
+CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, const uint32_t* keys_sorted,
+                              const uint32_t* vals_sorted, size_t total, size_t k0, size_t k, unsigned c, unsigned r,
+                              const F* inverses, F* next_totals) {
+    static_assert(!FIRST || FORWARD, "round 0 walks forward");
+    const pair_keys pk(c);
+    const chunk_source<F, FIRST> src{sc, points, keys_sorted, vals_sorted, (k0 + k) * sc.chunk, k};
+    const slot_range in = round_input<FIRST>(sc, total, k0, k, r);
+    const uint64_t paired = sc.paired[k];
+    const word* products = sc.products[r % 2];
+    word* next_products = sc.products[(r + 1) % 2];
+    unsigned q = popc64(paired);
+    F inv = inverses[k];  // 1 / (product of all the chunk's differences)
+    next_round<F, false> next;
+    unsigned out = 0;
+    // Slots lo and lo + 1 summed (P + Q, distinct x).
+    auto add_pair = [&](unsigned lo) {
+        const dev_affine<F> a = src.point(lo), b = src.point(lo + 1);
+        --q;
+        const F dx = b.x - a.x;
+        const F dx_inv = inv * load_words<F>(products, sc.pair_slots, size_t(q) * sc.segs + k);
+        inv = inv * dx;
+        const F l = (b.y - a.y) * dx_inv;
+        dev_affine<F> s;
+        s.x = l.sqr() - a.x - b.x;
+        s.y = l * (a.x - s.x) - a.y;
+        return s;
+    };
+    // The next output: written to its place unless it is the point already there (|from|: the slot it was
+    // read from, or MADE for a sum), and offered to round r + 1.
+    constexpr unsigned MADE = ~0u;
+    auto emit = [&](uint32_t key, const dev_affine<F>& p, unsigned from) {
+        const unsigned slot = FORWARD ? out : sc.chunk - 1 - out;
+        if (FIRST || slot != from) src.store(slot, key, p);
+        if constexpr (NEXT) next.offer(sc, next_products, k, slot, key, p.x, FORWARD);
+        ++out;
+    };
+    if constexpr (FORWARD) {
+        for (unsigned j = in.lo; j < in.lo + in.n;) {
+            const uint32_t key = src.key(j);
+            if ((paired >> j) & 1) {
+                emit(key, add_pair(j), MADE);
+                j += 2;
+            } else {
+                if (!(FIRST && pk.zero_digit(key))) emit(key, src.point(j), j);
+                ++j;
+            }
+        }
+    } else {
+        for (unsigned j = in.lo + in.n; j-- > in.lo;) {
+            const uint32_t key = src.key(j);
+            if (j > in.lo && ((paired >> (j - 1)) & 1)) {
+                emit(key, add_pair(j - 1), MADE);
+                --j;
+            } else {
+                emit(key, src.point(j), j);
+            }
+        }
+    }
+    sc.count[k] = out;
+    if constexpr (NEXT) {
+        sc.paired[k] = next.paired;
+        next_totals[k] = next.run;
+    }
+}
+
+// The points chunk k holds after the last round (|rounds| of them), summed run by run with mixed XYZZ
+// additions into chunk_results. Whether a run starts or ends in the chunk is read from the sorted keys
+// around the chunk. The slots hold ascending keys whichever way the last round walked.
 template <class F>
-__global__ void accumulate_rest_kernel(scratch sc, const uint32_t* __restrict__ keys_sorted, size_t total, size_t k0,
-                                       size_t nseg, unsigned c, chunk_results<dev_xyzz<F>> out) {
-    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k >= nseg) return;
-    const size_t g = k0 + k, s = g * sc.chunk, e = min(total, s + sc.chunk);
+CUZK_HD_INLINE void accumulate_rest(const scratch& sc, const uint32_t* keys_sorted, size_t total, size_t k0, size_t k,
+                                    unsigned c, unsigned rounds, const chunk_results<dev_xyzz<F>>& out) {
+    const size_t g = k0 + k, s = g * sc.chunk, e = total < s + sc.chunk ? total : s + sc.chunk;
     const pair_keys pk(c);
     const chunk_source<F, false> src{sc, nullptr, nullptr, nullptr, s, k};
     out.clear(g);
-    const unsigned n = sc.count[k];
-    if (n == 0) return;
-    uint32_t cur = src.key(0);
+    const slot_range in = round_input<false>(sc, total, k0, k, rounds);
+    if (in.n == 0) return;
+    uint32_t cur = src.key(in.lo);
     bool starts_here = s == 0 || keys_sorted[s - 1] != cur;
     dev_xyzz<F> acc = dev_xyzz<F>::identity();
-    for (unsigned j = 0; j < n; ++j) {
-        uint32_t key = src.key(j);
+    for (unsigned j = in.lo; j < in.lo + in.n; ++j) {
+        const uint32_t key = src.key(j);
         if (key != cur) {
             out.write(g, pk, cur, starts_here, true, acc);
             acc = dev_xyzz<F>::identity();
             cur = key;
             starts_here = true;
         }
-        dev_affine<F> p = src.point(j);
+        const dev_affine<F> p = src.point(j);
         if (!p.is_identity()) acc.accumulate(p);
     }
     out.write(g, pk, cur, starts_here, e == total || keys_sorted[e] != cur, acc);
 }
+
+#if defined(__CUDACC__)
+// ---- kernels: one thread per chunk --------------------------------------------------------------------
+
+template <class F>
+__global__ void pair_products_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
+                                     const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
+                                     size_t total, size_t k0, size_t nseg, unsigned c, F* totals) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < nseg) pair_products_first(sc, points, keys_sorted, vals_sorted, total, k0, k, c, totals);
+}
+
+template <class F, bool FORWARD>
+__global__ void pair_products_slots_kernel(scratch sc, size_t total, size_t k0, size_t nseg, unsigned r, F* totals) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < nseg) pair_products_slots<F, FORWARD>(sc, total, k0, k, r, totals);
+}
+
+template <class F>
+__global__ void invert_totals_kernel(const F* __restrict__ totals, F* inverses, size_t n, unsigned group) {
+    invert_group(totals, inverses, n, size_t(blockIdx.x) * blockDim.x + threadIdx.x, group);
+}
+
+template <class F, bool FIRST, bool NEXT, bool FORWARD>
+__global__ void pair_sums_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
+                                 const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
+                                 size_t total, size_t k0, size_t nseg, unsigned c, unsigned r,
+                                 const F* __restrict__ inverses, F* next_totals) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < nseg)
+        pair_sums<F, FIRST, NEXT, FORWARD>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses,
+                                           next_totals);
+}
+
+template <class F>
+__global__ void accumulate_rest_kernel(scratch sc, const uint32_t* __restrict__ keys_sorted, size_t total, size_t k0,
+                                       size_t nseg, unsigned c, unsigned rounds, chunk_results<dev_xyzz<F>> out) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < nseg) accumulate_rest(sc, keys_sorted, total, k0, k, c, rounds, out);
+}
+
+// The previous batch's XYZZ rest and the next batch's round-0 pairs in one launch, their blocks
+// interleaved, so every SM runs both: the rest is bound by its multiplications, the pairs by their gathers
+// of resident x coordinates, and side by side each hides the other (two launches run one after the other:
+// each fills the GPU). |rest_blocks| and |pair_blocks| blocks of blockDim.x chunks.
+template <class F>
+__global__ void rest_and_pairs_kernel(scratch rest_sc, size_t rest_k0, size_t rest_nseg, unsigned rounds,
+                                      chunk_results<dev_xyzz<F>> out, scratch pair_sc,
+                                      const dev_affine<F>* __restrict__ points,
+                                      const uint32_t* __restrict__ keys_sorted,
+                                      const uint32_t* __restrict__ vals_sorted, size_t total, size_t pair_k0,
+                                      size_t pair_nseg, unsigned c, F* totals, unsigned rest_blocks,
+                                      unsigned pair_blocks) {
+    const unsigned both = 2 * (rest_blocks < pair_blocks ? rest_blocks : pair_blocks);
+    const unsigned b = blockIdx.x;
+    const bool rest = b < both ? (b & 1) == 0 : rest_blocks > pair_blocks;
+    const unsigned i = b < both ? b / 2 : b - both / 2;
+    const size_t k = size_t(i) * blockDim.x + threadIdx.x;
+    if (rest) {
+        if (k < rest_nseg) accumulate_rest(rest_sc, keys_sorted, total, rest_k0, k, c, rounds, out);
+    } else {
+        if (k < pair_nseg) pair_products_first(pair_sc, points, keys_sorted, vals_sorted, total, pair_k0, k, c, totals);
+    }
+}
+#endif
 
 }  // namespace cuzk::cuda::batch_affine

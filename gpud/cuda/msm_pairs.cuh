@@ -19,10 +19,10 @@ struct pair_keys {
     uint32_t half;  // B = 2^(c-1): buckets per window, and the zero digit's local key
     uint32_t local_mask;
     unsigned c;
-    __host__ __device__ explicit pair_keys(unsigned window_bits)
+    CUZK_HD_INLINE explicit pair_keys(unsigned window_bits)
         : half(1u << (window_bits - 1)), local_mask((1u << window_bits) - 1), c(window_bits) {}
-    __device__ __forceinline__ bool zero_digit(uint32_t key) const { return (key & local_mask) == half; }
-    __device__ __forceinline__ uint32_t bucket(uint32_t key) const { return (key >> c) * half + (key & local_mask); }
+    CUZK_HD_INLINE bool zero_digit(uint32_t key) const { return (key & local_mask) == half; }
+    CUZK_HD_INLINE uint32_t bucket(uint32_t key) const { return (key >> c) * half + (key & local_mask); }
 };
 
 // Where chunk k's runs of equal keys go: a run wholly inside the chunk is its bucket's sum; a run that
@@ -38,11 +38,11 @@ struct chunk_results {
     P* tail;
     uint32_t* tail_bucket;
 
-    __device__ __forceinline__ void clear(size_t k) const {
+    CUZK_HD_INLINE void clear(size_t k) const {
         head_state[k] = 0;
         tail_bucket[k] = NO_BUCKET;
     }
-    __device__ __forceinline__ void write(size_t k, const pair_keys& pk, uint32_t key, bool starts_here, bool ends_here,
+    CUZK_HD_INLINE void write(size_t k, const pair_keys& pk, uint32_t key, bool starts_here, bool ends_here,
                                           const P& acc) const {
         if (pk.zero_digit(key)) return;
         if (!starts_here) {
