@@ -44,6 +44,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -649,6 +650,53 @@ int partition_bench(int argc, char** argv) {
 
 }  // namespace
 
+// --one-msm: one G1 (or, with --g2, G2) MSM of 2^max_log_msm random points, timed with the options given
+// and checked against the default options' result (a short run for profilers and sweeps).
+template <class F>
+int one_msm(int argc, char** argv, int max_log_msm, int reps) {
+    try {
+        const size_t n = size_t(1) << max_log_msm;
+        cuda::msm_context<F> ctx;
+        ctx.generate_points(n, seeds_for<F>(n, 1));
+        const bool porep = has_flag(argc, argv, "--porep");
+        auto sc = make_scalars(n, porep, 7);
+        ctx.upload_scalars(sc);
+        cuda::msm_options opt;
+        opt.accumulate_variant = unsigned(arg_int(argc, argv, "--accumulate-variant", 0));
+        opt.affine_rounds = unsigned(arg_int(argc, argv, "--affine-rounds", 0));
+        opt.chunk = unsigned(arg_int(argc, argv, "--chunk", 0));
+        opt.window_bits = unsigned(arg_int(argc, argv, "--window-bits", 0));
+        const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
+        if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
+        opt.affine_schedule = unsigned(arg_int(argc, argv, "--affine-schedule", 0));
+        opt.affine_threads = unsigned(arg_int(argc, argv, "--affine-threads", 0));
+        opt.affine_invert_group = unsigned(arg_int(argc, argv, "--affine-invert-group", 0));
+        // --with-multiples C: through precomputed window multiples of width C (G1), the default run as well.
+        const unsigned mc = unsigned(arg_int(argc, argv, "--with-multiples", 0));
+        if constexpr (std::is_same_v<F, ff::fp_t>) {
+            if (mc && ctx.precompute_window_multiples(mc) != mc) throw std::runtime_error("multiples not made");
+        }
+        const auto want = ctx.run_uploaded(n);
+        bool same = true;
+        cuda::msm_report rep;
+        double ms = median_ms(reps, [&] { same = same && ctx.run_uploaded(n, &rep, opt) == want; });
+        cuda::msm_options timed = opt;
+        timed.timing = true;
+        ctx.run_uploaded(n, &rep, timed);
+        std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, chunk %u, "
+                    "c %u%s, batch 2^%d; phases ms: sort %.1f, accumulate %.1f, reduce %.1f), %s\n",
+                    std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
+                    rep.accumulate_variant, opt.affine_rounds, opt.affine_schedule, opt.affine_threads,
+                    opt.affine_invert_group, opt.chunk,
+                    rep.window_bits, rep.multiples ? " with multiples" : "", batch_log, rep.ms_sort, rep.ms_accumulate,
+                    rep.ms_reduce, same ? "== default options" : "MISMATCH with the default options");
+        return same ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
+}
+
 int main(int argc, char** argv) {
     const int max_log_msm = arg_int(argc, argv, "--max-log-msm", 26);
     const int max_log_ntt = arg_int(argc, argv, "--max-log-ntt", 27);
@@ -670,10 +718,10 @@ int main(int argc, char** argv) {
         for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
         return rc;
     }
-    // --one-msm: one G1 MSM shape only, 2^--max-log-msm random scalars (PoRep-like with --porep), --reps times
-    // with msm_options from --accumulate-variant, --affine-rounds, --chunk, --window-bits, --affine-batch-log
-    // (2^L pairs per batch): a short run to put
-    // under a profiler (nsys, ncu).
+    // --one-msm: one G1 MSM shape only (G2 with --g2), 2^--max-log-msm random scalars (PoRep-like with
+    // --porep), --reps times with msm_options from --accumulate-variant, --affine-rounds, --chunk,
+    // --window-bits, --affine-batch-log (2^L pairs per batch): a short run to put under a profiler (nsys,
+    // ncu), or one point of a sweep.
     // --one-ntt: one forward NTT and one H pipeline at 2^--max-log-ntt, --reps times (for profilers).
     if (has_flag(argc, argv, "--one-ntt")) {
         try {
@@ -698,31 +746,8 @@ int main(int argc, char** argv) {
     }
     if (has_flag(argc, argv, "--multiples")) return multiples_bench(max_log_msm, reps);
     if (has_flag(argc, argv, "--one-msm")) {
-        try {
-            const size_t n = size_t(1) << max_log_msm;
-            cuda::g1_msm_context g1;
-            g1.generate_points(n, seeds_for<ff::fp_t>(n, 1));
-            auto sc = make_scalars(n, has_flag(argc, argv, "--porep"), 7);
-            g1.upload_scalars(sc);
-            cuda::msm_options opt;
-            opt.accumulate_variant = unsigned(arg_int(argc, argv, "--accumulate-variant", 0));
-            opt.affine_rounds = unsigned(arg_int(argc, argv, "--affine-rounds", 0));
-            opt.chunk = unsigned(arg_int(argc, argv, "--chunk", 0));
-            opt.window_bits = unsigned(arg_int(argc, argv, "--window-bits", 0));
-            const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
-            if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
-            const auto want = g1.run_uploaded(n);
-            bool same = true;
-            double ms = median_ms(reps, [&] { same = same && g1.run_uploaded(n, nullptr, opt) == want; });
-            std::printf("G1 MSM 2^%d%s: %.2f ms (variant %u, rounds %u, chunk %u, c %u, batch 2^%d), %s\n",
-                        max_log_msm, has_flag(argc, argv, "--porep") ? " PoRep-like" : "", ms, opt.accumulate_variant,
-                        opt.affine_rounds, opt.chunk, opt.window_bits, batch_log,
-                        same ? "== default variant" : "MISMATCH with the default variant");
-            return same ? 0 : 1;
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "error: %s\n", e.what());
-            return 1;
-        }
+        return has_flag(argc, argv, "--g2") ? one_msm<ff::fp2_t>(argc, argv, max_log_msm, reps)
+                                            : one_msm<ff::fp_t>(argc, argv, max_log_msm, reps);
     }
     try {
         std::printf("device: %s\n", cuda::device_description(0).c_str());

@@ -23,6 +23,9 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2").
+# "sweep": one cuzk_bench_gpu --one-msm run per ';'-separated argument list in SWEEP_ARGS (e.g.
+# "--max-log-msm 24 --accumulate-variant 9 --affine-rounds 4; --max-log-msm 24 --g2"), each checked against
+# the default options' result.
 BENCH_MODES=${BENCH_MODES:-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
@@ -111,6 +114,14 @@ if [[ " $BENCH_MODES " == *" partition "* ]]; then
   # shellcheck disable=SC2086
   run "$BIN/cuzk_bench_gpu" --partition ${PARTITION_ARGS:-} 2>&1 | tee "$OUT/bench_partition.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" sweep "* ]]; then
+  IFS=';' read -ra sweeps <<<"${SWEEP_ARGS:-}"
+  for a in "${sweeps[@]}"; do
+    # shellcheck disable=SC2086
+    run "$BIN/cuzk_bench_gpu" --one-msm --reps "${SWEEP_REPS:-3}" $a 2>&1 | tee -a "$OUT/bench_sweep.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  done
 fi
 if [[ " $BENCH_MODES " == *" profile "* ]]; then
   # Warp stall reasons, issue rates, occupancy and memory throughput of the hottest kernels.
