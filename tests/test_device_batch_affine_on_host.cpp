@@ -14,19 +14,14 @@
 #include "common/ff/fp2.hpp"
 #include "gpud/cuda/msm_batch_affine.cuh"
 #include "support/curve_points.hpp"
+#include "support/device_layout.hpp"
 
 using namespace cuzk;
 namespace ba = cuzk::cuda::batch_affine;
 
 namespace {
 
-template <class D, class H>
-D to_dev(const H& h) {
-    static_assert(sizeof(D) == sizeof(H));
-    D d;
-    std::memcpy(static_cast<void*>(&d), &h, sizeof d);
-    return d;
-}
+using test::to_dev;
 
 template <class HF>
 struct dev_of;

@@ -15,25 +15,14 @@
 #include "common/ff/fp2.hpp"
 #include "gpud/cuda/field.cuh"
 #include "support/curve_points.hpp"
+#include "support/device_layout.hpp"
 
 using namespace cuzk;
 
 namespace {
 
-template <class D, class H>
-D to_dev(const H& h) {
-    static_assert(sizeof(D) == sizeof(H));
-    D d;
-    std::memcpy(static_cast<void*>(&d), &h, sizeof d);
-    return d;
-}
-template <class H, class D>
-H to_host(const D& d) {
-    static_assert(sizeof(D) == sizeof(H));
-    H h;
-    std::memcpy(static_cast<void*>(&h), &d, sizeof h);
-    return h;
-}
+using test::to_dev;
+using test::to_host;
 
 // Random elements and the edges of the representation: 0, 1, -1, 2, small values, 2^k, p - 2^k.
 template <class H>

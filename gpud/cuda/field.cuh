@@ -774,6 +774,19 @@ CUZK_UNROLL
         return redc(t);
     }
 
+    // The Montgomery form x^-1 R of the inverse from the integer inverse (x R)^-1 of the form x R: one
+    // multiplication by R^3 ((x R)^-1 R^3 / R).
+    static CUZK_HD_INLINE dev_field from_integer_inverse(const uint32_t (&inv)[N]) {
+        constexpr auto R3 = W::r_cubed();
+        dev_field x, r3;
+CUZK_UNROLL
+        for (int i = 0; i < N; ++i) {
+            x.v[i] = inv[i];
+            r3.v[i] = R3.w[i];
+        }
+        return x * r3;
+    }
+
     // ---- helpers of inverse_bingcd -------------------------------------------------------------
     static constexpr int modulus_bits() {
         constexpr auto P = W::modulus();
@@ -932,14 +945,10 @@ CUZK_UNROLL
                 sub_mod(x2, x1);
             }
         }
-        constexpr auto R3 = W::r_cubed();
-        dev_field x, r3;
+        const bool u_done = is_unit(u);
 CUZK_UNROLL
-        for (int i = 0; i < N; ++i) {
-            x.v[i] = is_unit(u) ? x1[i] : x2[i];
-            r3.v[i] = R3.w[i];
-        }
-        return x * r3;
+        for (int i = 0; i < N; ++i) x1[i] = u_done ? x1[i] : x2[i];
+        return from_integer_inverse(x1);
     }
 
     // Inverse by the binary GCD with approximated operands (Pornin, "Optimized Binary GCD for Modular
@@ -1023,14 +1032,7 @@ CUZK_UNROLL
 CUZK_UNROLL
         for (int i = 1; i < N; ++i) not_one |= b[i];
         if (not_one) return false;
-        constexpr auto R3 = W::r_cubed();
-        dev_field x, r3;
-CUZK_UNROLL
-        for (int i = 0; i < N; ++i) {
-            x.v[i] = v[i];
-            r3.v[i] = R3.w[i];
-        }
-        out = x * r3;  // (x R)^-1 R^3 / R = x^-1 R
+        out = from_integer_inverse(v);
         return true;
     }
     // inverse_bingcd, or inverse_binary where it did not finish (not expected; kept so a result is never wrong).
