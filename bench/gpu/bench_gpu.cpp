@@ -11,6 +11,10 @@
 //   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5] [--ntt-only] [--sweep-log L]
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
+//   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c]
+//                  [--accumulate-variant V] [--affine-rounds R] [--affine-schedule S] [--affine-threads T]
+//                  [--affine-invert-group G] [--affine-batch-log B] [--chunk K] [--reps 5]
+//   (one MSM timed with those msm_options and checked against the default options' result)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--host-points] [--h-sweep]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
