@@ -216,6 +216,24 @@ TEST_F(CudaMsm, G1BatchAffineSchedulesMatchCpu) {
             }
         }
     }
+    // The per-kind kernel times (msm_report::ms_affine) on one stream: each kind that ran took time, and
+    // together they stay within the accumulation phase they are part of.
+    for (unsigned schedule : {4u, 5u}) {
+        cuda::msm_options timed;
+        timed.accumulate_variant = 9;
+        timed.affine_schedule = schedule;
+        timed.affine_batch_pairs = 4000;
+        timed.timing = true;
+        cuda::msm_report rep;
+        gpu.run(make_scalars(pts.size(), shape::random, 2), &rep, timed);
+        float sum = 0;
+        for (float ms : rep.ms_affine) sum += ms;
+        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_FIRST_PAIRS], 0.f);
+        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_INVERT], 0.f);
+        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_SUMS], 0.f);
+        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_REST], 0.f);
+        EXPECT_LE(sum, rep.ms_accumulate * 1.01f + 0.01f) << "schedule " << schedule;
+    }
     cuda::msm_options bad;
     bad.accumulate_variant = 9;
     bad.affine_threads = 48;

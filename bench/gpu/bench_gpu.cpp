@@ -694,6 +694,13 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
                     opt.affine_invert_group, opt.chunk,
                     rep.window_bits, rep.multiples ? " with multiples" : "", batch_log, rep.ms_sort, rep.ms_accumulate,
                     rep.ms_reduce, same ? "== default options" : "MISMATCH with the default options");
+        if (rep.accumulate_variant == 9) {
+            using R = cuda::msm_report;
+            std::printf("  batch-affine kernels within the accumulation, ms (one stream only): first pairs %.1f, "
+                        "inversions %.1f, sums %.1f, later pairs %.1f, rests %.1f\n",
+                        rep.ms_affine[R::AFFINE_FIRST_PAIRS], rep.ms_affine[R::AFFINE_INVERT],
+                        rep.ms_affine[R::AFFINE_SUMS], rep.ms_affine[R::AFFINE_PAIRS], rep.ms_affine[R::AFFINE_REST]);
+        }
         return same ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

@@ -487,6 +487,7 @@ struct msm_context<F>::impl {
             if (e) cudaEventDestroy(e);
         }
         if (copy_stream) cudaStreamDestroy(copy_stream);
+        for (auto e : affine_events) cudaEventDestroy(e);
         if (fork) cudaEventDestroy(fork);
         if (join) cudaEventDestroy(join);
         if (stream2) cudaStreamDestroy(stream2);
@@ -498,6 +499,30 @@ struct msm_context<F>::impl {
     bool timing = false;
     void mark(int i) {
         if (timing) CUDA_OK(cudaEventRecord(events[i], stream));
+    }
+    // msm_report::ms_affine: an event after each batch-affine launch (one stream), named by the kind of
+    // kernel it closes; the events are a pool kept for the next runs.
+    std::vector<cudaEvent_t> affine_events;
+    std::vector<int> affine_kinds;  // per recorded event; -1 for the opening one
+    bool affine_timing = false;
+    void affine_mark(int kind, cudaStream_t st) {
+        if (!affine_timing) return;
+        if (affine_kinds.size() == affine_events.size()) {
+            cudaEvent_t e;
+            CUDA_OK(cudaEventCreate(&e));
+            affine_events.push_back(e);
+        }
+        CUDA_OK(cudaEventRecord(affine_events[affine_kinds.size()], st));
+        affine_kinds.push_back(kind);
+    }
+    // After the pass's events are complete: the times between consecutive marks, added up by kind.
+    void collect_affine_times(msm_report& rep) {
+        for (size_t i = 1; i < affine_kinds.size(); ++i) {
+            float ms = 0;
+            CUDA_OK(cudaEventElapsedTime(&ms, affine_events[i - 1], affine_events[i]));
+            rep.ms_affine[affine_kinds[i]] += ms;
+        }
+        affine_kinds.clear();
     }
 
     // Sums |groups| runs of |per| items in |partial| down to one item per group, alternating between
@@ -602,6 +627,7 @@ struct msm_context<F>::impl {
             }
 #undef CUZK_BA_SUMS
             CUDA_LAUNCH_OK("pair_sums_kernel");
+            affine_mark(msm_report::AFFINE_SUMS, st);
             if (r + 1 < rounds && !fuse_pairs) {
                 if (ba::walks_forward(r)) {
                     ba::pair_products_slots_kernel<AF, true><<<grid, T, 0, st>>>(s, total, k0, nseg, r + 1, totals);
@@ -609,16 +635,21 @@ struct msm_context<F>::impl {
                     ba::pair_products_slots_kernel<AF, false><<<grid, T, 0, st>>>(s, total, k0, nseg, r + 1, totals);
                 }
                 CUDA_LAUNCH_OK("pair_products_slots_kernel");
+                affine_mark(msm_report::AFFINE_PAIRS, st);
             }
         };
         auto rest = [&](int set, size_t k0, size_t nseg, cudaStream_t st) {
             ba::accumulate_rest_kernel<AF><<<grid_for(nseg, T), T, 0, st>>>(sc[set], ks, total, k0, nseg, c, rounds, out);
             CUDA_LAUNCH_OK("accumulate_rest_kernel");
+            affine_mark(msm_report::AFFINE_REST, st);
         };
         if (two_streams) {
             CUDA_OK(cudaEventRecord(fork, stream));
             CUDA_OK(cudaStreamWaitEvent(stream2, fork, 0));
         }
+        affine_timing = timing && !two_streams;
+        affine_kinds.clear();
+        affine_mark(-1, stream);
         size_t prev_k0 = 0, prev_nseg = 0;
         int prev = -1;
         for (size_t k0 = 0, b = 0; k0 < chunks; k0 += segs, ++b) {
@@ -639,10 +670,12 @@ struct msm_context<F>::impl {
                 ba::pair_products_kernel<AF><<<grid, T, 0, st>>>(sc[i], apts, ks, vs, total, k0, nseg, c, totals);
                 CUDA_LAUNCH_OK("pair_products_kernel");
             }
+            affine_mark(msm_report::AFFINE_FIRST_PAIRS, st);
             for (unsigned r = 0; r < rounds; ++r) {
                 ba::invert_totals_kernel<AF><<<grid_for(nseg, T * invert_group), T, 0, st>>>(totals, inverses, nseg,
                                                                                                invert_group);
                 CUDA_LAUNCH_OK("invert_totals_kernel");
+                affine_mark(msm_report::AFFINE_INVERT, st);
                 sums(r, sc[i], k0, nseg, inverses, totals, st);
             }
             if (two_streams) rest(i, k0, nseg, st);
@@ -854,6 +887,7 @@ struct msm_context<F>::impl {
             all.passes += r.passes;
             all.ms_classify += r.ms_classify, all.ms_ones += r.ms_ones, all.ms_sort += r.ms_sort;
             all.ms_accumulate += r.ms_accumulate, all.ms_reduce += r.ms_reduce, all.ms_finish += r.ms_finish;
+            for (int k = 0; k < msm_report::AFFINE_KINDS; ++k) all.ms_affine[k] += r.ms_affine[k];
         }
         all.segments = unsigned(segs);
         if (report) *report = all;
@@ -945,6 +979,7 @@ struct msm_context<F>::impl {
                     rep.ms_sort += ms[0];
                     rep.ms_accumulate += ms[1];
                     rep.ms_reduce += ms[2];
+                    collect_affine_times(rep);
                 }
             }
         }

@@ -66,6 +66,12 @@ struct msm_report {
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
+    // Within ms_accumulate, the batch-affine rounds' kernels by kind (variant 9 on one stream; with two
+    // streams they overlap and stay 0), from events between consecutive launches: AFFINE_FIRST_PAIRS (round
+    // 0's pairs, with the previous batch's rest where the schedule runs them together), AFFINE_INVERT,
+    // AFFINE_SUMS, AFFINE_PAIRS (later rounds' own passes), AFFINE_REST (rests run alone).
+    enum { AFFINE_FIRST_PAIRS, AFFINE_INVERT, AFFINE_SUMS, AFFINE_PAIRS, AFFINE_REST, AFFINE_KINDS };
+    float ms_affine[AFFINE_KINDS] = {};
 };
 
 template <class F>  // ff::fp_t: G1, ff::fp2_t: G2
