@@ -675,11 +675,10 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         opt.affine_schedule = unsigned(arg_int(argc, argv, "--affine-schedule", 0));
         opt.affine_threads = unsigned(arg_int(argc, argv, "--affine-threads", 0));
         opt.affine_invert_group = unsigned(arg_int(argc, argv, "--affine-invert-group", 0));
-        // --with-multiples C: through precomputed window multiples of width C (G1), the default run as well.
+        // --with-multiples C: through precomputed window multiples of width C, the default run as well.
         const unsigned mc = unsigned(arg_int(argc, argv, "--with-multiples", 0));
-        if constexpr (std::is_same_v<F, ff::fp_t>) {
-            if (mc && ctx.precompute_window_multiples(mc) != mc) throw std::runtime_error("multiples not made");
-        }
+        if (mc && ctx.precompute_window_multiples(mc) != mc)
+            throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
         bool same = true;
         cuda::msm_report rep;

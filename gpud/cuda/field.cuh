@@ -788,6 +788,9 @@ CUZK_UNROLL
     }
 
     // ---- helpers of inverse_bingcd -------------------------------------------------------------
+    // Binary-GCD steps per outer iteration: the four factors stay within 2^STEPS, so they fit in int32_t
+    // and every column sum below in 63 bits; the stand-ins are 2 STEPS + 2 = 62 bits.
+    static constexpr int BINGCD_STEPS = 30;
     static constexpr int modulus_bits() {
         constexpr auto P = W::modulus();
         int top = N - 1;
@@ -803,7 +806,7 @@ CUZK_UNROLL
         return w ? __builtin_clz(w) : 32;
 #endif
     }
-    // The low 30 bits of x, below its bits [n - 32, n) (n >= 62; x < 2^n).
+    // The low BINGCD_STEPS bits of x, below its bits [n - 32, n) (n >= 62; x < 2^n).
     static CUZK_HD_INLINE uint64_t stand_in(const uint32_t (&x)[N], int n) {
         const int s = n - 32, li = s / 32, sh = s % 32;
         uint32_t lo = 0, hi = 0;
@@ -813,10 +816,10 @@ CUZK_UNROLL
             hi = i == li + 1 ? x[i] : hi;
         }
         const uint32_t top = sh ? (lo >> sh) | (hi << (32 - sh)) : lo;
-        return (uint64_t(top) << 30) | (x[0] & ((1u << 30) - 1));
+        return (uint64_t(top) << BINGCD_STEPS) | (x[0] & ((1u << BINGCD_STEPS) - 1));
     }
-    // out = |x f + y g| / 2^30 (exact: the low 30 bits are zero); returns whether x f + y g < 0.
-    // |f| + |g| <= 2^30, so every column sum fits in 63 bits.
+    // out = |x f + y g| / 2^STEPS (exact: the low STEPS bits are zero); returns whether x f + y g < 0.
+    // |f| + |g| <= 2^STEPS, so every column sum fits in 63 bits.
     static CUZK_HD_INLINE bool combine_shift(const uint32_t (&x)[N], const uint32_t (&y)[N], int32_t f, int32_t g,
                                              uint32_t (&out)[N]) {
         uint32_t t[N + 1];
@@ -839,16 +842,16 @@ CUZK_UNROLL
             }
         }
 CUZK_UNROLL
-        for (int i = 0; i < N; ++i) out[i] = (t[i] >> 30) | (t[i + 1] << 2);
+        for (int i = 0; i < N; ++i) out[i] = (t[i] >> BINGCD_STEPS) | (t[i + 1] << (32 - BINGCD_STEPS));
         return negative;
     }
-    // out = (x f + y g) / 2^30 mod p, in [0, p), for x, y in [0, p): q p is added so that the low 30 bits
-    // vanish (q = -(x f + y g) / p mod 2^30), then the exact shift leaves a value in (-p, 2p).
+    // out = (x f + y g) / 2^STEPS mod p, in [0, p), for x, y in [0, p): q p is added so that the low STEPS
+    // bits vanish (q = -(x f + y g) / p mod 2^STEPS), then the exact shift leaves a value in (-p, 2p).
     static CUZK_HD_INLINE void combine_mod(const uint32_t (&x)[N], const uint32_t (&y)[N], int32_t f, int32_t g,
                                            uint32_t (&out)[N]) {
         constexpr auto P = W::modulus();
         const uint32_t t0 = uint32_t(int64_t(x[0]) * f + int64_t(y[0]) * g);
-        const uint32_t q = (t0 * W::inv()) & ((1u << 30) - 1);
+        const uint32_t q = (t0 * W::inv()) & ((1u << BINGCD_STEPS) - 1);
         uint32_t t[N + 1];
         int64_t carry = 0;
 CUZK_UNROLL
@@ -861,7 +864,7 @@ CUZK_UNROLL
         const bool negative = carry < 0;
         uint32_t r[N];
 CUZK_UNROLL
-        for (int i = 0; i < N; ++i) r[i] = (t[i] >> 30) | (t[i + 1] << 2);
+        for (int i = 0; i < N; ++i) r[i] = (t[i] >> BINGCD_STEPS) | (t[i + 1] << (32 - BINGCD_STEPS));
         // The shifted value's sign is t[N]'s: negative means r (as N words) is 2^(32N) + value, value > -p.
         if (negative) {
             r[0] = ptx::add_cc(r[0], P.w[0]);
@@ -966,7 +969,7 @@ CUZK_UNROLL
             return true;
         }
         constexpr auto P = W::modulus();
-        constexpr int STEPS = 30;
+        constexpr int STEPS = BINGCD_STEPS;
         constexpr int MOD_BITS = modulus_bits();
         constexpr int OUTER = (2 * MOD_BITS - 1 + STEPS - 1) / STEPS;
         uint32_t a[N], b[N], u[N], v[N];

@@ -42,9 +42,9 @@ constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction i
 // multiplications inlined, 128 pairs per thread, the fastest of the sweep on an H200 (2^24 random with the
 // paired multiplication: 113.7 ms against 116.8 with calls and 119.8 for the plain kernel; the register
 // caps lost more to spills than the extra warps won; BENCHMARKS.md). G2: the batch-affine rounds (variant 9,
-// msm_batch_affine.cuh), 19 % faster than its plain XYZZ kernel at 2^24 on an H200 (303 against 375 ms),
-// where for G1 they only break even (114 against 113.7 ms: their extra passes over memory cost what the
-// multiplications save; an Fp2 multiplication costs three Fp ones, so G2 saves three times as much per pass).
+// msm_batch_affine.cuh), 19 % faster than its plain XYZZ kernel at 2^24 on an H200 (303 against 375 ms; an
+// Fp2 multiplication costs three Fp ones, so G2 saves three times as much per pass over memory). G1 takes
+// them too where runs per bucket are long (AFFINE_PAIRS, AFFINE_RUN below).
 constexpr unsigned G1_ACCUMULATE_VARIANT = 7, G1_CHUNK = 128;
 constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
 // G1 takes the batch-affine rounds where there are at least this many sorted pairs, and at least
@@ -547,11 +547,12 @@ struct msm_context<F>::impl {
             tail.get(), tail_bucket.get());
     }
     // Variant 9 (msm_batch_affine.cuh): |rounds| batch-affine pair rounds per chunk, then the rest by XYZZ
-    // additions. Chunks go through in batches of at most |batch_pairs| sorted pairs, so the scratch (~124
-    // bytes per pair for G1) stays bounded whatever the MSM's size, and batches alternate between two
-    // streams with a scratch set each: one batch's memory-bound kernels (the gathers of round 0) and
-    // latency-bound ones (the inversions) overlap the other's multiplications. Batches write disjoint
-    // chunks' results, so they need no order among themselves; |stream| waits for both before going on.
+    // additions. Chunks go through in batches of at most |batch_pairs| sorted pairs, so the scratch (~148
+    // bytes per pair for G1) stays bounded whatever the MSM's size, with two scratch sets when there are
+    // several batches. |schedule| (msm_options::affine_schedule) says how the batches' kernels are sequenced:
+    // on one stream, a batch's rest in the launch of the next batch's round-0 pairs (bit 1), or alternating
+    // between two streams (bit 8), one batch's memory- and latency-bound kernels beside the other's
+    // multiplications; batches write disjoint chunks' results, so |stream| only waits for both at the end.
     void accumulate_batch_affine(size_t chunks, const point_t* pts, size_t total, unsigned chunk, unsigned c,
                                  unsigned rounds, size_t batch_pairs, unsigned schedule, unsigned threads,
                                  unsigned invert_group) {
