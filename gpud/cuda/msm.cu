@@ -15,6 +15,7 @@
 #include "gpud/cuda/msm_batch_affine.cuh"
 #include "gpud/cuda/msm_combine.hpp"
 #include "gpud/cuda/msm_pairs.cuh"
+#include "gpud/cuda/msm_split.cuh"
 
 namespace cuzk::cuda {
 
@@ -67,7 +68,10 @@ constexpr size_t AFFINE_RUN = 48;
 constexpr unsigned BATCH_AFFINE_ROUNDS = 3;
 constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 12, BATCH_AFFINE_THREADS = 128;
 constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 32;
-constexpr unsigned GROUP_SUM = 32;         // items per thread in a group sum
+// Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
+// levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
+// 2^16 partials (24 additions deep), 32 took 4 (~100 deep; 1.45 ms of a 2^24 MSM on an H200).
+constexpr unsigned GROUP_SUM = 4;
 // Precomputed multiples: the widest window (24: the digit kernel's key bits and 2^23 buckets, 1.6 GB for G1).
 constexpr unsigned MAX_MULTIPLES_WINDOW = 24;
 
@@ -176,7 +180,8 @@ __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t
 }
 
 // Thread k sums the sorted pairs [k |chunk|, (k+1) |chunk|) run by run, with mixed XYZZ additions, into
-// whole buckets, a head and a tail (chunk_results, msm_pairs.cuh); combine_pass_kernel finishes split buckets.
+// whole buckets, a head and a tail (chunk_results, msm_pairs.cuh); the split buckets are finished after
+// (msm_split.cuh).
 //
 // Two tuning parameters (msm_options::accumulate_variant): MIN_BLOCKS, the blocks of ACC_THREADS threads
 // the compiler must fit on one SM (3 or 4 cap the registers at 168 or 128 per thread: more warps to hide
@@ -249,76 +254,40 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
     out.write(k, pk, cur, starts_here, e == total || keys[e] != cur, acc);
 }
 
-// A bucket split over chunks k0 < ... < k1 has partial sums tail[k0], head[k0+1], ..., head[k1]; they are
-// summed pairwise in log2(k1 - k0) passes (a bucket holding every point costs ~log2(total / |chunk|)
-// passes, not total / |chunk| sequential additions). Bounds come from binary searches of the sorted keys.
-__device__ __forceinline__ size_t lower_bound(const uint32_t* keys, size_t lo, size_t hi, uint32_t key) {
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (keys[mid] < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-__device__ __forceinline__ size_t upper_bound(const uint32_t* keys, size_t lo, size_t hi, uint32_t key) {
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (keys[mid] <= key) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
+// Split buckets (msm_split.cuh), one chunk per thread: the bounds of each chunk's head and tail runs, the
+// short splits summed into their buckets; the chunks of long splits appended to |long_chunks| (counters[1]
+// of them, one atomic per warp), and the longest long split's reach in counters[0] (0: no passes follow).
+template <class F>
 __global__ void split_bounds_kernel(const uint32_t* __restrict__ keys, size_t total, unsigned chunk, size_t chunks,
-                                    const uint8_t* __restrict__ head_state, const uint32_t* __restrict__ tail_bucket,
-                                    uint32_t* head_first, uint32_t* head_last, uint32_t* tail_last,
-                                    uint32_t* max_span) {
-    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+                                    split::splits<dev_xyzz<F>> sp, uint32_t* counters, uint32_t* long_chunks) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k >= chunks) return;
-    size_t s = k * chunk, e = min(total, s + chunk);
-    if (head_state[k] != 0) {
-        uint32_t key = keys[s];
-        head_first[k] = uint32_t(lower_bound(keys, 0, s, key) / chunk);
-        head_last[k] = uint32_t((upper_bound(keys, s, total, key) - 1) / chunk);
-    }
-    if (tail_bucket[k] != NO_BUCKET) {
-        uint32_t key = keys[e - 1];
-        uint32_t last = uint32_t((upper_bound(keys, e, total, key) - 1) / chunk);
-        tail_last[k] = last;
-        atomicMax(max_span, last - uint32_t(k));
-    }
+    const uint32_t span = sp.bound_and_sum_short(keys, total, chunk, k);
+    if (span > 0) atomicMax(&counters[0], span);  // long tails only: rare, so one address takes few atomics
+    const bool is_long = sp.is_long(k);
+    const unsigned active = __activemask();
+    const unsigned longs = __ballot_sync(active, is_long);
+    if (longs == 0) return;
+    const unsigned lane = threadIdx.x % 32, leader = __ffs(longs) - 1;
+    uint32_t at = 0;
+    if (lane == leader) at = atomicAdd(&counters[1], uint32_t(__popc(longs)));
+    at = __shfl_sync(active, at, leader);
+    if (is_long) long_chunks[at + __popc(longs & ((1u << lane) - 1))] = uint32_t(k);
 }
 
-// Pass with stride |step|: the partial at position p = k - k0 (p = 0 is the tail) takes in position
-// p + step when p is a multiple of 2 step. Positions read (odd multiples of step) are not written.
+// One pass of the long splits' pairwise sums, over the listed chunks only.
 template <class F>
-__global__ void combine_pass_kernel(size_t chunks, uint32_t step, const uint8_t* __restrict__ head_state,
-                                    const uint32_t* __restrict__ head_first, const uint32_t* __restrict__ head_last,
-                                    const uint32_t* __restrict__ tail_bucket, const uint32_t* __restrict__ tail_last,
-                                    dev_xyzz<F>* head, dev_xyzz<F>* tail) {
-    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k >= chunks) return;
-    if (tail_bucket[k] != NO_BUCKET && k + step <= tail_last[k]) {
-        dev_xyzz<F> acc = tail[k];
-        acc.add(head[k + step]);
-        tail[k] = acc;
-    }
-    if (head_state[k] != 0) {
-        size_t p = k - head_first[k];
-        if (p % (2 * size_t(step)) == 0 && k + step <= head_last[k]) {
-            dev_xyzz<F> acc = head[k];
-            acc.add(head[k + step]);
-            head[k] = acc;
-        }
-    }
+__global__ void combine_pass_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n, uint32_t step,
+                                    split::splits<dev_xyzz<F>> sp) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) sp.combine_long(long_chunks[i], step);
 }
 
 template <class F>
-__global__ void write_split_kernel(size_t chunks, const uint32_t* __restrict__ tail_bucket,
-                                   const dev_xyzz<F>* __restrict__ tail, dev_xyzz<F>* buckets) {
-    size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k >= chunks || tail_bucket[k] == NO_BUCKET) return;
-    buckets[tail_bucket[k]] = tail[k];
+__global__ void write_split_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n,
+                                   split::splits<dev_xyzz<F>> sp) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) sp.write_long(long_chunks[i]);
 }
 
 // Window sum W = sum_{b=1..B} b S_b, split into segments of L buckets: segment q of a window
@@ -449,7 +418,7 @@ struct msm_context<F>::impl {
     device_buffer<uint32_t> keys, vals, keys_sorted, vals_sorted;
     device_buffer<uint8_t> sort_temp, head_state;
     device_buffer<bucket_t> buckets, head, tail, partial, partial2;
-    device_buffer<uint32_t> tail_bucket, head_first, head_last, tail_last;
+    device_buffer<uint32_t> tail_bucket, head_first, head_last, tail_last, long_chunks;
     // Batch-affine rounds' scratch (msm_batch_affine.cuh).
     device_buffer<uint4> ba_points, ba_products;
     device_buffer<uint32_t> ba_keys, ba_count;
@@ -465,7 +434,7 @@ struct msm_context<F>::impl {
     void for_each_scratch(V&& v) {
         v(counters), v(one_idx), v(other_idx), v(other_scalar), v(keys), v(vals), v(keys_sorted), v(vals_sorted);
         v(sort_temp), v(head_state), v(buckets), v(head), v(tail), v(partial), v(partial2);
-        v(tail_bucket), v(head_first), v(head_last), v(tail_last);
+        v(tail_bucket), v(head_first), v(head_last), v(tail_last), v(long_chunks);
         v(ba_points), v(ba_products), v(ba_keys), v(ba_count), v(ba_paired), v(ba_totals), v(ba_inverses);
     }
     // Frees the scratch of earlier runs (it grows again on the next run): before the window multiples'
@@ -743,10 +712,10 @@ struct msm_context<F>::impl {
     // run of n scalars holds whatever the passes: the scalars, the classification's indices and canonical
     // scalars (72 bytes per scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the
     // keys and values, unsorted and sorted (16 bytes per pair), the chunk results of 64-pair chunks (two
-    // buckets and 17 bytes per chunk) and the window's buckets. At least one window per pass, whatever the limit.
+    // buckets and 21 bytes per chunk) and the window's buckets. At least one window per pass, whatever the limit.
     static size_t fixed_scratch(size_t n, size_t m) { return n * (2 * sizeof(dev_fr) + 8) + m * 8; }
     static size_t window_scratch(size_t m, unsigned c) {
-        return m * (16 + (2 * sizeof(bucket_t) + 17) / batch_affine::MAX_CHUNK + 1) +
+        return m * (16 + (2 * sizeof(bucket_t) + 21) / batch_affine::MAX_CHUNK + 1) +
                (size_t(1) << (c - 1)) * sizeof(bucket_t);
     }
     unsigned windows_per_pass(size_t m, unsigned c, unsigned windows) const {
@@ -807,23 +776,25 @@ struct msm_context<F>::impl {
         head_first.reserve(chunks);
         head_last.reserve(chunks);
         tail_last.reserve(chunks);
-        CUDA_OK(cudaMemsetAsync(counters.get(), 0, sizeof(uint32_t), stream));
-        split_bounds_kernel<<<grid_for(chunks, 256), 256, 0, stream>>>(
-            keys_sorted.get(), total, chunk, chunks, head_state.get(), tail_bucket.get(), head_first.get(),
-            head_last.get(), tail_last.get(), counters.get());
+        const split::splits<bucket_t> sp{head_state.get(), tail_bucket.get(), head_first.get(), head_last.get(),
+                                         tail_last.get(),   head.get(),        tail.get(),       buckets.get()};
+        long_chunks.reserve(chunks);
+        CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
+        split_bounds_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(keys_sorted.get(), total, chunk, chunks,
+                                                                           sp, counters.get(), long_chunks.get());
         CUDA_LAUNCH_OK("split_bounds_kernel");
-        uint32_t max_span = 0;
-        CUDA_OK(cudaMemcpyAsync(&max_span, counters.get(), sizeof max_span, cudaMemcpyDeviceToHost, stream));
+        uint32_t longs[2] = {};  // the longest long split's reach, the chunks listed
+        CUDA_OK(cudaMemcpyAsync(longs, counters.get(), sizeof longs, cudaMemcpyDeviceToHost, stream));
         CUDA_OK(cudaStreamSynchronize(stream));
-        for (uint32_t step = 1; step <= max_span; step *= 2) {
-            combine_pass_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(
-                chunks, step, head_state.get(), head_first.get(), head_last.get(), tail_bucket.get(),
-                tail_last.get(), head.get(), tail.get());
-            CUDA_LAUNCH_OK("combine_pass_kernel");
+        if (longs[1] > 0) {
+            for (uint32_t step = 1; step <= longs[0]; step *= 2) {
+                combine_pass_kernel<DF><<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1],
+                                                                                    step, sp);
+                CUDA_LAUNCH_OK("combine_pass_kernel");
+            }
+            write_split_kernel<DF><<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], sp);
+            CUDA_LAUNCH_OK("write_split_kernel");
         }
-        write_split_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, tail_bucket.get(), tail.get(),
-                                                                          buckets.get());
-        CUDA_LAUNCH_OK("write_split_kernel");
         mark(4);
         // Segment length L: the largest power of two <= windows B / REDUCE_THREADS, in [1, 64]. Each
         // thread does 2L additions then a multiplication by q L (log2(B) doublings), so short segments

@@ -27,8 +27,8 @@ struct pair_keys {
 
 // Where chunk k's runs of equal keys go: a run wholly inside the chunk is its bucket's sum; a run that
 // began in an earlier chunk is the chunk's head (state 1: it ends here, 2: it fills the chunk and goes
-// on); a run that begins here and goes on is the tail, which owns the bucket. combine_pass_kernel
-// (msm.cu) finishes the split buckets from heads and tails. P: the bucket type the kernel computes with,
+// on); a run that begins here and goes on is the tail, which owns the bucket. msm_split.cuh finishes the
+// split buckets from heads and tails. P: the bucket type the kernel computes with,
 // of the stored type's layout.
 template <class P>
 struct chunk_results {
