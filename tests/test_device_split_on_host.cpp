@@ -101,7 +101,7 @@ chunked accumulate_chunks(const std::vector<uint32_t>& keys, const std::vector<u
     return r;
 }
 
-// msm.cu's sequence: the bounds kernel, then the passes while a long split reaches that far, then the write.
+// msm.cu's sequence: the bounds kernel, the short splits' sums, then the passes while a long split reaches that far, then the write.
 // On the GPU a pass's chunks run in any order at once, which is right only if no position is both read and
 // written in one pass: each pass here takes the chunks in a fresh random order, so a pass that breaks that
 // rule sums wrongly.
@@ -112,7 +112,8 @@ void finish_splits(chunked& r, const std::vector<uint32_t>& keys, unsigned chunk
                                       r.head_last.data(),  r.tail_last.data(),   r.head.data(),
                                       r.tail.data(),       r.buckets.data()};
     uint32_t max_span = 0;
-    for (size_t k = 0; k < chunks; ++k) max_span = std::max(max_span, sp.bound_and_sum_short(keys.data(), keys.size(), chunk, k));
+    for (size_t k = 0; k < chunks; ++k) max_span = std::max(max_span, sp.bound(keys.data(), keys.size(), chunk, k));
+    for (size_t k = 0; k < chunks; ++k) sp.sum_short(k);
     *passes = 0;
     if (max_span == 0) return;
     // The bounds kernel's list: the chunks of long splits.

@@ -25,7 +25,8 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2").
 # "sweep": one cuzk_bench_gpu --one-msm run per ';'-separated argument list in SWEEP_ARGS (e.g.
 # "--max-log-msm 24 --accumulate-variant 9 --affine-rounds 4; --max-log-msm 24 --g2"), each checked against
-# the default options' result.
+# the default options' result. "kernelsums": every kernel of cuzk_bench_gpu --one-msm KERNELSUM_ARGS timed by ncu
+# (--cache-control none, one metric: no replay), summed per kernel name for each MSM run (ncu_kernel_sums.py).
 BENCH_MODES=${BENCH_MODES:-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
@@ -122,6 +123,18 @@ if [[ " $BENCH_MODES " == *" sweep "* ]]; then
     run "$BIN/cuzk_bench_gpu" --one-msm --reps "${SWEEP_REPS:-3}" $a 2>&1 | tee -a "$OUT/bench_sweep.log"
     [ "${PIPESTATUS[0]}" = 0 ] || status=1
   done
+fi
+if [[ " $BENCH_MODES " == *" kernelsums "* ]]; then
+  if command -v ncu >/dev/null; then
+    # shellcheck disable=SC2086
+    LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" timeout "$STEP_TIMEOUT" ncu --clock-control none --cache-control none \
+      --metrics gpu__time_duration.sum --csv --page raw "$BIN/cuzk_bench_gpu" --one-msm --reps 1 \
+      ${KERNELSUM_ARGS:---max-log-msm 24 --with-multiples 22 --window-bits 22} >"$OUT/ncu_kernel_sums.csv" 2>"$OUT/ncu_kernel_sums.err"
+    echo "ncu kernel sums: exit $?"
+    python3 "$SRC/bench/gpu/ncu_kernel_sums.py" "$OUT/ncu_kernel_sums.csv" | tee "$OUT/ncu_kernel_sums.txt" | head -20
+  else
+    echo "ncu not found: no kernel sums"
+  fi
 fi
 if [[ " $BENCH_MODES " == *" profile "* ]]; then
   # Warp stall reasons, issue rates, occupancy and memory throughput of the hottest kernels.

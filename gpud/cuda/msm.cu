@@ -13,6 +13,7 @@
 #include "gpud/cuda/curve.cuh"
 #include "gpud/cuda/device_buffer.cuh"
 #include "gpud/cuda/msm_batch_affine.cuh"
+#include "gpud/cuda/msm_digits.cuh"
 #include "gpud/cuda/msm_combine.hpp"
 #include "gpud/cuda/msm_pairs.cuh"
 #include "gpud/cuda/msm_split.cuh"
@@ -137,42 +138,27 @@ __global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t grou
 
 // ---- Pippenger ------------------------------------------------------------------------------------
 
-// Signed digits of window width c: digit w is bits [wc, wc + c) plus the carry of window w-1; a value
-// above 2^(c-1) becomes value - 2^c with a carry of 1, so |digit| <= 2^(c-1) = B. Key: (w << c) | (|d| - 1),
-// or (w << c) | B for d = 0 (sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
+// Signed digits (msm_digits.cuh) of the windows of |layout|. Key: (w << c) | (|d| - 1), or (w << c) | B for
+// d = 0 (B = 2^(c-1): sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
 // Only windows [w0, w0 + group) are written (a pass of run(): the carries still come from window 0 up), as
 // pass-local windows 0, 1, ...: keys[(w - w0) m + i] with the window field w - w0.
-// With precomputed multiples (|stride| != 0: window w's multiples 2^(wc) P start at w |stride|), every
-// window's digits go to one set of buckets: the key drops the window and the value names the multiple,
-// point + w |stride| (+ |first|, the run's first resident point).
+// With precomputed multiples (|stride| != 0: window w's multiples 2^(w c) P start at w |stride|), every
+// window's digits go to one set of buckets: the key drops the window and the
+// value names the multiple, point + w |stride| (+ |first|, the run's first resident point).
 __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
-                              unsigned c, unsigned windows, unsigned w0, unsigned group, uint32_t* keys,
-                              uint32_t* vals, uint32_t stride, uint32_t first) {
+                              window_layout layout, unsigned w0, unsigned group, uint32_t* keys, uint32_t* vals,
+                              uint32_t stride, uint32_t first) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
     dev_fr s = scalars[i];
     const uint32_t point = idx[i] + first;
+    const unsigned c = layout.c;
     const uint32_t B = 1u << (c - 1);
-    const uint32_t mask = (1u << c) - 1;
     uint32_t carry = 0;
-    for (unsigned w = 0; w < windows; ++w) {
-        unsigned bit = w * c;
-        uint32_t raw = 0;
-        if (bit < 256) {
-            unsigned word = bit / 32, sh = bit % 32;
-            uint64_t two = uint64_t(s.v[word]) | (word + 1 < 8 ? uint64_t(s.v[word + 1]) << 32 : 0);
-            raw = uint32_t(two >> sh) & mask;
-        }
-        uint32_t d = raw + carry;
-        uint32_t key, val = point + w * stride;
-        if (d > B) {
-            d = (1u << c) - d;
-            carry = 1;
-            val |= NEG_FLAG;
-        } else {
-            carry = 0;
-        }
-        key = d == 0 ? B : d - 1;
+    for (unsigned w = 0; w < layout.windows; ++w) {
+        const signed_digit d = window_digit(s.v, layout, w, carry);
+        const uint32_t key = d.magnitude == 0 ? B : d.magnitude - 1;
+        const uint32_t val = (point + w * stride) | (d.negative ? NEG_FLAG : 0);
         if (w < w0 || w >= w0 + group) continue;
         keys[size_t(w - w0) * m + i] = stride ? key : (uint32_t(w - w0) << c) | key;
         vals[size_t(w - w0) * m + i] = val;
@@ -254,15 +240,18 @@ __global__ void __launch_bounds__(ACC_THREADS, MIN_BLOCKS)
     out.write(k, pk, cur, starts_here, e == total || keys[e] != cur, acc);
 }
 
-// Split buckets (msm_split.cuh), one chunk per thread: the bounds of each chunk's head and tail runs, the
-// short splits summed into their buckets; the chunks of long splits appended to |long_chunks| (counters[1]
-// of them, one atomic per warp), and the longest long split's reach in counters[0] (0: no passes follow).
-template <class F>
+// Split buckets (msm_split.cuh), one chunk per thread: the bounds of each chunk's head and tail runs; the
+// chunks of long splits appended to |long_chunks| (counters[1] of them, one atomic per warp), and the
+// longest long split's reach in counters[0] (0: no passes follow). Its own kernel, apart from the short
+// splits' additions: the searches are chains of dependent loads that want every warp an SM holds (31
+// registers), the additions want registers (H200, 2^24 through multiples: 0.54 + 3.18 ms apart against
+// 4.68 together, at 176 registers and 12 % occupancy).
+template <class P>
 __global__ void split_bounds_kernel(const uint32_t* __restrict__ keys, size_t total, unsigned chunk, size_t chunks,
-                                    split::splits<dev_xyzz<F>> sp, uint32_t* counters, uint32_t* long_chunks) {
+                                    split::splits<P> sp, uint32_t* counters, uint32_t* long_chunks) {
     const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k >= chunks) return;
-    const uint32_t span = sp.bound_and_sum_short(keys, total, chunk, k);
+    const uint32_t span = sp.bound(keys, total, chunk, k);
     if (span > 0) atomicMax(&counters[0], span);  // long tails only: rare, so one address takes few atomics
     const bool is_long = sp.is_long(k);
     const unsigned active = __activemask();
@@ -273,6 +262,14 @@ __global__ void split_bounds_kernel(const uint32_t* __restrict__ keys, size_t to
     if (lane == leader) at = atomicAdd(&counters[1], uint32_t(__popc(longs)));
     at = __shfl_sync(active, at, leader);
     if (is_long) long_chunks[at + __popc(longs & ((1u << lane) - 1))] = uint32_t(k);
+}
+
+// The short splits' buckets. Four blocks per SM (128 registers): 3.18 ms against 3.65 with the 208
+// registers the inlined multiplication takes, 4.68 at 176 uncapped (G1, as above).
+template <class P>
+__global__ void __launch_bounds__(128, 4) sum_short_kernel(size_t chunks, split::splits<P> sp) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < chunks) sp.sum_short(k);
 }
 
 // One pass of the long splits' pairwise sums, over the listed chunks only.
@@ -736,8 +733,9 @@ struct msm_context<F>::impl {
         vals.reserve(total);
         keys_sorted.reserve(total);
         vals_sorted.reserve(total);
-        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
-                                                             w0, group, keys.get(), vals.get(),
+        const window_layout layout = window_layout::uniform(c);
+        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, layout, w0,
+                                                             group, keys.get(), vals.get(),
                                                              multiples ? uint32_t(n_points) : 0,
                                                              multiples ? uint32_t(base) : 0);
         CUDA_LAUNCH_OK("digits_kernel");
@@ -780,9 +778,11 @@ struct msm_context<F>::impl {
                                          tail_last.get(),   head.get(),        tail.get(),       buckets.get()};
         long_chunks.reserve(chunks);
         CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
-        split_bounds_kernel<DF><<<grid_for(chunks, 128), 128, 0, stream>>>(keys_sorted.get(), total, chunk, chunks,
-                                                                           sp, counters.get(), long_chunks.get());
+        split_bounds_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(keys_sorted.get(), total, chunk, chunks, sp,
+                                                                       counters.get(), long_chunks.get());
         CUDA_LAUNCH_OK("split_bounds_kernel");
+        sum_short_kernel<bucket_t><<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, sp);
+        CUDA_LAUNCH_OK("sum_short_kernel");
         uint32_t longs[2] = {};  // the longest long split's reach, the chunks listed
         CUDA_OK(cudaMemcpyAsync(longs, counters.get(), sizeof longs, cudaMemcpyDeviceToHost, stream));
         CUDA_OK(cudaStreamSynchronize(stream));

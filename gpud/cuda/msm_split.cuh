@@ -9,7 +9,7 @@
 // over every chunk took 8.7 ms of a 91.7 ms MSM. Now:
 //   bounds: galloping searches from the chunk's own position (about log2(run length) loads, on cached lines);
 //   short splits (the tail's run ends within SERIAL_SPAN chunks after its own): the tail's chunk adds the
-//     heads in order and writes the bucket, in the same kernel as the bounds;
+//     heads in order and writes the bucket (a kernel after the bounds');
 //   long splits (a bucket far heavier than the rest: a short top window, a scalar repeated): the bounds
 //     kernel lists their chunks, and pairwise passes go over that list alone, log2(span) of them, then the
 //     tail writes the bucket. A bucket holding
@@ -92,12 +92,12 @@ struct splits {
 
     CUZK_HD_INLINE bool is_long(size_t k) const { return long_tail(k) || long_head(k); }
 
-    // Chunk k of the sorted pairs [k chunk, (k + 1) chunk): its runs' bounds; a short split's bucket summed
-    // and written. Returns how far a long tail's run reaches past k (0: no long tail here).
+    // Chunk k of the sorted pairs [k chunk, (k + 1) chunk): its runs' bounds. Returns how far a long tail's
+    // run reaches past k (0: no long tail here).
     // A head that ends here (state 1) is its run's last partial: the passes read it but never write it
     // (nothing follows it to take in), so its bounds are not searched but set to k, which keeps it off the
     // long list.
-    CUZK_HD_INLINE uint32_t bound_and_sum_short(const uint32_t* keys, size_t total, unsigned chunk, size_t k) const {
+    CUZK_HD_INLINE uint32_t bound(const uint32_t* keys, size_t total, unsigned chunk, size_t k) const {
         const size_t s = k * chunk, e = total < s + chunk ? total : s + chunk;
         if (head_state[k] == 1) {
             head_first[k] = head_last[k] = uint32_t(k);
@@ -109,11 +109,16 @@ struct splits {
         const uint32_t last = uint32_t(run_last(keys, e - 1, total) / chunk);
         tail_last[k] = last;
         const uint32_t span = last - uint32_t(k);
-        if (span > SERIAL_SPAN) return span;
+        return span > SERIAL_SPAN ? span : 0;
+    }
+    // A short split's bucket, once bound() has run for chunk k: the tail and the heads after it, in order.
+    CUZK_HD_INLINE void sum_short(size_t k) const {
+        if (tail_bucket[k] == NO_BUCKET) return;
+        const uint32_t last = tail_last[k];
+        if (last - uint32_t(k) > SERIAL_SPAN) return;
         P acc = tail[k];
         for (size_t j = k + 1; j <= last; ++j) acc.add(head[j]);
         buckets[tail_bucket[k]] = acc;
-        return 0;
     }
 
     // Pass with stride |step| over the long splits: the partial at position p = k - head_first (p = 0 is
