@@ -12,8 +12,8 @@
 //     heads in order and writes the bucket (a kernel after the bounds');
 //   long splits (a bucket far heavier than the rest: a short top window, a scalar repeated): the bounds
 //     kernel lists their chunks, and pairwise passes go over that list alone, log2(span) of them, then the
-//     tail writes the bucket. A bucket holding
-//     every point costs ~log2(total / chunk) passes, not total / chunk sequential additions.
+//     tail writes the bucket. A bucket holding every point costs ~log2(total / chunk) passes, not
+//     total / chunk sequential additions.
 #pragma once
 
 #include <cstddef>
