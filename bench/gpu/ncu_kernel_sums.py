@@ -2,7 +2,12 @@
 # classify_kernel), from `ncu --metrics gpu__time_duration.sum --csv --page raw` output (run_h200.sh's
 # "kernelsums" mode). Usage: python3 ncu_kernel_sums.py NCU_CSV
 import csv, sys, re, collections
-rows = list(csv.reader(open(sys.argv[1])))
+if len(sys.argv) != 2:
+    sys.exit('usage: ncu_kernel_sums.py NCU_CSV')
+try:
+    rows = list(csv.reader(open(sys.argv[1])))
+except OSError as e:
+    sys.exit(f'ncu_kernel_sums.py: cannot read {sys.argv[1]}: {e.strerror}')
 hdr = None
 runs = []
 scale = 1
@@ -18,13 +23,15 @@ for r in rows:
         continue
     name = d['Kernel Name']
     try: t = float(d['gpu__time_duration.sum'].replace(',', '')) * scale
-    except ValueError: continue
+    except (ValueError, KeyError): continue
     short = re.sub(r'[<(].*', '', name.replace('void ', '').replace('<unnamed>', '').replace('(anonymous namespace)', '')).split('::')[-1]
     if short == 'classify_kernel': runs.append(collections.OrderedDict())
     if not runs: continue
     k = runs[-1]
     c, s = k.get(short, (0, 0.0)); k[short] = (c + 1, s + t)
-unit = 'ns'
+if hdr is None or not runs:
+    sys.exit(f'ncu_kernel_sums.py: {sys.argv[1]}: no ncu kernel rows with gpu__time_duration.sum and classify_kernel '
+             '(did ncu fail? see its .err file)')
 for i, k in enumerate(runs):
     tot = sum(s for c, s in k.values())
     print(f'run {i}: {len(k)} kernel names, {sum(c for c,s in k.values())} launches, sum {tot/1e6:.2f} ms')

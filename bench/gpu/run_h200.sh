@@ -130,8 +130,11 @@ if [[ " $BENCH_MODES " == *" kernelsums "* ]]; then
     LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" timeout "$STEP_TIMEOUT" ncu --clock-control none --cache-control none \
       --metrics gpu__time_duration.sum --csv --page raw "$BIN/cuzk_bench_gpu" --one-msm --reps 1 \
       ${KERNELSUM_ARGS:---max-log-msm 24 --with-multiples 22 --window-bits 22} >"$OUT/ncu_kernel_sums.csv" 2>"$OUT/ncu_kernel_sums.err"
-    echo "ncu kernel sums: exit $?"
-    python3 "$SRC/bench/gpu/ncu_kernel_sums.py" "$OUT/ncu_kernel_sums.csv" | tee "$OUT/ncu_kernel_sums.txt" | head -20
+    rc=$?
+    echo "ncu kernel sums: exit $rc"
+    [ "$rc" = 0 ] || status=1
+    python3 "$SRC/bench/gpu/ncu_kernel_sums.py" "$OUT/ncu_kernel_sums.csv" >"$OUT/ncu_kernel_sums.txt" || status=1
+    head -20 "$OUT/ncu_kernel_sums.txt"
   else
     echo "ncu not found: no kernel sums"
   fi

@@ -138,25 +138,24 @@ __global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t grou
 
 // ---- Pippenger ------------------------------------------------------------------------------------
 
-// Signed digits (msm_digits.cuh) of the windows of |layout|. Key: (w << c) | (|d| - 1), or (w << c) | B for
-// d = 0 (B = 2^(c-1): sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
+// Signed digits (msm_digits.cuh) of width c. Key: (w << c) | (|d| - 1), or (w << c) | B for d = 0
+// (B = 2^(c-1): sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
 // Only windows [w0, w0 + group) are written (a pass of run(): the carries still come from window 0 up), as
 // pass-local windows 0, 1, ...: keys[(w - w0) m + i] with the window field w - w0.
 // With precomputed multiples (|stride| != 0: window w's multiples 2^(w c) P start at w |stride|), every
-// window's digits go to one set of buckets: the key drops the window and the
-// value names the multiple, point + w |stride| (+ |first|, the run's first resident point).
+// window's digits go to one set of buckets: the key drops the window and the value names the multiple,
+// point + w |stride| (+ |first|, the run's first resident point).
 __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
-                              window_layout layout, unsigned w0, unsigned group, uint32_t* keys, uint32_t* vals,
-                              uint32_t stride, uint32_t first) {
+                              unsigned c, unsigned windows, unsigned w0, unsigned group, uint32_t* keys,
+                              uint32_t* vals, uint32_t stride, uint32_t first) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
     dev_fr s = scalars[i];
     const uint32_t point = idx[i] + first;
-    const unsigned c = layout.c;
     const uint32_t B = 1u << (c - 1);
     uint32_t carry = 0;
-    for (unsigned w = 0; w < layout.windows; ++w) {
-        const signed_digit d = window_digit(s.v, layout, w, carry);
+    for (unsigned w = 0; w < windows; ++w) {
+        const signed_digit d = window_digit(s.v, c, w, carry);
         const uint32_t key = d.magnitude == 0 ? B : d.magnitude - 1;
         const uint32_t val = (point + w * stride) | (d.negative ? NEG_FLAG : 0);
         if (w < w0 || w >= w0 + group) continue;
@@ -273,16 +272,15 @@ __global__ void __launch_bounds__(128, 4) sum_short_kernel(size_t chunks, split:
 }
 
 // One pass of the long splits' pairwise sums, over the listed chunks only.
-template <class F>
+template <class P>
 __global__ void combine_pass_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n, uint32_t step,
-                                    split::splits<dev_xyzz<F>> sp) {
+                                    split::splits<P> sp) {
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) sp.combine_long(long_chunks[i], step);
 }
 
-template <class F>
-__global__ void write_split_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n,
-                                   split::splits<dev_xyzz<F>> sp) {
+template <class P>
+__global__ void write_split_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n, split::splits<P> sp) {
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) sp.write_long(long_chunks[i]);
 }
@@ -733,9 +731,8 @@ struct msm_context<F>::impl {
         vals.reserve(total);
         keys_sorted.reserve(total);
         vals_sorted.reserve(total);
-        const window_layout layout = window_layout::uniform(c);
-        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, layout, w0,
-                                                             group, keys.get(), vals.get(),
+        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
+                                                             w0, group, keys.get(), vals.get(),
                                                              multiples ? uint32_t(n_points) : 0,
                                                              multiples ? uint32_t(base) : 0);
         CUDA_LAUNCH_OK("digits_kernel");
@@ -781,18 +778,17 @@ struct msm_context<F>::impl {
         split_bounds_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(keys_sorted.get(), total, chunk, chunks, sp,
                                                                        counters.get(), long_chunks.get());
         CUDA_LAUNCH_OK("split_bounds_kernel");
-        sum_short_kernel<bucket_t><<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, sp);
+        sum_short_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, sp);
         CUDA_LAUNCH_OK("sum_short_kernel");
         uint32_t longs[2] = {};  // the longest long split's reach, the chunks listed
         CUDA_OK(cudaMemcpyAsync(longs, counters.get(), sizeof longs, cudaMemcpyDeviceToHost, stream));
         CUDA_OK(cudaStreamSynchronize(stream));
         if (longs[1] > 0) {
             for (uint32_t step = 1; step <= longs[0]; step *= 2) {
-                combine_pass_kernel<DF><<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1],
-                                                                                    step, sp);
+                combine_pass_kernel<<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], step, sp);
                 CUDA_LAUNCH_OK("combine_pass_kernel");
             }
-            write_split_kernel<DF><<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], sp);
+            write_split_kernel<<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], sp);
             CUDA_LAUNCH_OK("write_split_kernel");
         }
         mark(4);
