@@ -148,7 +148,7 @@ TEST_F(CudaMsm, G1TuningKnobsKeepTheResult) {
             opt.accumulate_variant = variant;
             opt.chunk = chunk;
             opt.timing = chunk == 64;
-            if (variant == 9 && chunk > 64) {  // batch-affine pairing marks are one 64-bit word per chunk
+            if (variant == 9 && chunk > 128) {  // batch-affine chunks hold at most 128 pairs (MAX_CHUNK)
                 std::vector<fr_t> sc(pts.size(), fr_t::one() + fr_t::one());
                 EXPECT_THROW(gpu.run(sc, nullptr, opt), std::invalid_argument);
                 continue;
@@ -178,7 +178,7 @@ TEST_F(CudaMsm, G1BatchAffineRoundsMatchCpu) {
     gpu.upload_points(pts);
     uint64_t seed = 270;
     for (unsigned rounds : {1u, 2u, 3u, 6u}) {
-        for (unsigned chunk : {2u, 17u, 64u}) {
+        for (unsigned chunk : {2u, 17u, 64u, 100u, 128u}) {
             for (size_t batch : {size_t(0), size_t(5000)}) {
                 cuda::msm_options opt;
                 opt.accumulate_variant = 9;

@@ -99,7 +99,7 @@ void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t
     const size_t slots = segs * chunk, pair_slots = segs * std::max(1u, chunk / 2);
     std::vector<ba::word> points(2 * W * slots), products(2 * W * pair_slots);
     std::vector<uint32_t> keys(slots), count(segs);
-    std::vector<uint64_t> paired(segs);
+    std::vector<uint64_t> paired(ba::MARK_WORDS * segs);
     std::vector<F> totals(segs), inverses(segs);
     ba::scratch sc{points.data(), keys.data(), {products.data(), products.data() + W * pair_slots},
                    count.data(), paired.data(), segs, slots, pair_slots, chunk};
@@ -163,7 +163,7 @@ void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t
 TEST(DeviceBatchAffineOnHost, G1RoundsMatchTheCpuBucketSums) {
     uint64_t seed = 1;
     for (unsigned rounds : {1u, 2u, 3u, 4u, 6u}) {
-        for (unsigned chunk : {1u, 2u, 5u, 17u, 64u}) {
+        for (unsigned chunk : {1u, 2u, 5u, 17u, 64u, 100u, 128u}) {
             for (size_t batch : {size_t(1), size_t(3), size_t(1000)}) {
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed);
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed, true);
@@ -175,7 +175,7 @@ TEST(DeviceBatchAffineOnHost, G1RoundsMatchTheCpuBucketSums) {
 TEST(DeviceBatchAffineOnHost, G2RoundsMatchTheCpuBucketSums) {
     uint64_t seed = 100;
     for (unsigned rounds : {1u, 2u, 3u}) {
-        for (unsigned chunk : {5u, 64u}) {
+        for (unsigned chunk : {5u, 64u, 128u}) {
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed);
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed, true);
         }

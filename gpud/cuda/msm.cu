@@ -39,7 +39,9 @@ static_assert(sizeof(dev_xyzz<dev_fp>) == sizeof(ec::xyzz_t<ff::fp_t>));
 static_assert(sizeof(dev_xyzz<dev_fp2>) == sizeof(ec::xyzz_t<ff::fp2_t>));
 
 constexpr unsigned MAX_SEGMENT = 64;       // buckets per reduction thread, at most
-constexpr size_t REDUCE_THREADS = 1 << 16; // segments aimed at: the reduction is latency-bound below this
+// Segments the bucket reduction aims at: it is latency-bound below this; 2^15 rather than 2^16 (longer
+// segments, less work in all) took the 2^24 reduction from 4.0 to 3.5 ms on an H200, 2^26 unchanged.
+constexpr size_t REDUCE_THREADS = 1 << 15;
 // Defaults unless msm_options says otherwise (see accumulate_kernel). G1: prefetching with the field
 // multiplications inlined, 128 pairs per thread, the fastest of the sweep on an H200 (2^24 random with the
 // paired multiplication: 113.7 ms against 116.8 with calls and 119.8 for the plain kernel; the register
@@ -61,14 +63,22 @@ constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
 constexpr size_t AFFINE_PAIRS = size_t(1) << 25;
 constexpr size_t AFFINE_RUN = 48;
 // Variant 9: rounds per chunk, the schedule (msm_options::affine_schedule) and threads per block, and the
-// scratch of one batch of sorted pairs (two scratch sets): ~2^24.8 pairs for G1, 2^23.9 for G2. G1: each
+// scratch of one batch of sorted pairs (two scratch sets of 8 GiB): ~2^25.8 pairs for G1, 2^24.9 for G2
+// (ninth session: 2^24 through multiples 86.2 ms against 86.8 with ~2^25 pairs; the partition then takes
+// 129.6 GiB and its B_G2 gets 10.2 GiB of scratch instead of 18.2, 158 ms instead of 133, beside the G1
+// work, which gains more: 1,655 ms of GPU work against 1,689). G1: each
 // batch's rest beside the next batch's first pairs, each round's pairs in a pass of their own (2^24 through
 // multiples 92.1 ms; 95.3 with two streams instead, 95.8 with both fusions, 99.1 with neither). G2: two
 // streams, no fusion (306.2 ms at 2^24; 322.4 with the fused rest, 320.0 with neither; its sums kernels
 // spill with the pairs made in them).
-constexpr unsigned BATCH_AFFINE_ROUNDS = 3;
+// Pairs per chunk and rounds (ninth session, H200): 128-pair chunks, so half the chunk boundaries (split
+// buckets) and fewer chunk totals to invert; G1 3 rounds (16 points of a one-bucket chunk left to the XYZZ
+// rest): 2^24 through multiples 86.2 ms against 88.8 with 64-pair chunks (same build), 89.3 with 4 rounds;
+// G2 4 rounds: 2^24 286.7 ms against 299.7 with 64-pair chunks, 287.0 with 3 rounds.
+constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
+constexpr unsigned G1_AFFINE_ROUNDS = 3, G2_AFFINE_ROUNDS = 4;
 constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 12, BATCH_AFFINE_THREADS = 128;
-constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 32;
+constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 33;
 // Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
 // 2^16 partials (24 additions deep), 32 took 4 (~100 deep; 1.45 ms of a 2^24 MSM on an H200).
@@ -541,7 +551,7 @@ struct msm_context<F>::impl {
         ba_keys.reserve(sets * slots);
         ba_products.reserve(sets * 2 * W * pair_slots);
         ba_count.reserve(sets * segs);
-        ba_paired.reserve(sets * segs);
+        ba_paired.reserve(sets * ba::MARK_WORDS * segs);
         ba_totals.reserve(sets * segs);
         ba_inverses.reserve(sets * segs);
         ba::scratch sc[2];
@@ -555,7 +565,7 @@ struct msm_context<F>::impl {
             sc[i].products[0] = ba_products.get() + (2 * i) * W * pair_slots;
             sc[i].products[1] = ba_products.get() + (2 * i + 1) * W * pair_slots;
             sc[i].count = ba_count.get() + i * segs;
-            sc[i].paired = ba_paired.get() + i * segs;
+            sc[i].paired = ba_paired.get() + i * ba::MARK_WORDS * segs;
         }
         const auto* apts = reinterpret_cast<const dev_affine<AF>*>(pts);
         using P = dev_xyzz<AF>;
@@ -673,7 +683,7 @@ struct msm_context<F>::impl {
         // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product in each of
         // two product buffers (a round's and the next one's).
         constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF);
-        const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : BATCH_AFFINE_ROUNDS;
+        const unsigned rounds = opt.affine_rounds ? opt.affine_rounds : is_g1 ? G1_AFFINE_ROUNDS : G2_AFFINE_ROUNDS;
         const unsigned schedule = opt.affine_schedule ? opt.affine_schedule
                                   : is_g1             ? G1_AFFINE_SCHEDULE
                                                       : G2_AFFINE_SCHEDULE;
@@ -706,11 +716,12 @@ struct msm_context<F>::impl {
     // Windows per Pippenger pass under scratch_limit, for |m| scalars through Pippenger at width |c|. What a
     // run of n scalars holds whatever the passes: the scalars, the classification's indices and canonical
     // scalars (72 bytes per scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the
-    // keys and values, unsorted and sorted (16 bytes per pair), the chunk results of 64-pair chunks (two
-    // buckets and 21 bytes per chunk) and the window's buckets. At least one window per pass, whatever the limit.
+    // keys and values, unsorted and sorted (16 bytes per pair), the chunk results of the smallest default
+    // chunks (two buckets and 21 bytes per chunk) and the window's buckets. At least one window per pass, whatever the limit.
     static size_t fixed_scratch(size_t n, size_t m) { return n * (2 * sizeof(dev_fr) + 8) + m * 8; }
     static size_t window_scratch(size_t m, unsigned c) {
-        return m * (16 + (2 * sizeof(bucket_t) + 21) / batch_affine::MAX_CHUNK + 1) +
+        constexpr size_t smallest_chunk = std::min({G1_CHUNK, G1_AFFINE_CHUNK, G2_CHUNK, G2_AFFINE_CHUNK});
+        return m * (16 + (2 * sizeof(bucket_t) + 21) / smallest_chunk + 1) +
                (size_t(1) << (c - 1)) * sizeof(bucket_t);
     }
     unsigned windows_per_pass(size_t m, unsigned c, unsigned windows) const {
@@ -758,7 +769,7 @@ struct msm_context<F>::impl {
         const unsigned variant = variant_of(opt, total, nbuckets);
         rep.accumulate_variant = variant;
         const unsigned chunk = opt.chunk      ? opt.chunk
-                               : variant == 9 ? batch_affine::MAX_CHUNK
+                               : variant == 9 ? (is_g1 ? G1_AFFINE_CHUNK : G2_AFFINE_CHUNK)
                                : is_g1        ? G1_CHUNK
                                               : G2_CHUNK;
         const size_t chunks = (total + chunk - 1) / chunk;

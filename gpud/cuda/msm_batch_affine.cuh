@@ -46,7 +46,9 @@
 
 namespace cuzk::cuda::batch_affine {
 
-constexpr unsigned MAX_CHUNK = 64;      // pairing marks are one 64-bit word per chunk
+// Pairs per chunk at most: a chunk's pairing marks are MARK_WORDS 64-bit words.
+constexpr unsigned MAX_CHUNK = 128;
+constexpr unsigned MARK_WORDS = MAX_CHUNK / 64;
 // Chunk totals per field inversion: the kernel's latency is ~3 INVERT_GROUP dependent multiplications
 // plus one inversion (field.cuh, inverse_fast), with too few threads to hide either.
 constexpr unsigned INVERT_GROUP = 16;
@@ -77,6 +79,23 @@ CUZK_HD_INLINE unsigned popc64(uint64_t v) {
 template <class F>
 constexpr int words_of = int(sizeof(F) / 16);
 
+// A chunk's pairing marks for one round: bit j set means slots j and j + 1 are added. Two named words, not
+// an array: ptxas placed a two-word array in local memory (a 16-byte stack frame per thread) even indexed
+// by constants only. Stored as MARK_WORDS planes of one word per chunk (word i of chunk k at
+// paired[i * segs + k]), so a warp's loads coalesce.
+struct pair_marks {
+    static_assert(MARK_WORDS == 2, "pair_marks holds two 64-bit words");
+    uint64_t lo = 0, hi = 0;  // slots 0-63, 64-127
+
+    CUZK_HD_INLINE void set(unsigned j) {
+        if (j < 64) lo |= uint64_t(1) << j;
+        else hi |= uint64_t(1) << (j - 64);
+    }
+    CUZK_HD_INLINE bool test(unsigned j) const { return ((j < 64 ? lo >> j : hi >> (j - 64)) & 1) != 0; }
+    CUZK_HD_INLINE unsigned count() const { return popc64(lo) + popc64(hi); }
+};
+
+
 // Round r's sums walk the chunk forward for even r (outputs gather at the front), backward for odd r
 // (at the back); round 0 is forward, so round 0's products are made walking backward.
 CUZK_HD_INLINE constexpr bool walks_forward(unsigned r) { return r % 2 == 0; }
@@ -87,9 +106,20 @@ struct scratch {
     uint32_t* keys;     // |slots|
     word* products[2];  // words_of<F> planes of |pair_slots| each; round r's are products[r % 2]
     uint32_t* count;    // points per chunk after the last round
-    uint64_t* paired;   // bit j: slots j and j + 1 are added this round
+    uint64_t* paired;   // MARK_WORDS planes of |segs| words: the chunks' pair_marks for this round
     size_t segs, slots, pair_slots;
     unsigned chunk;
+
+    CUZK_HD_INLINE pair_marks load_marks(size_t k) const {
+        pair_marks m;
+        m.lo = paired[k];
+        m.hi = paired[segs + k];
+        return m;
+    }
+    CUZK_HD_INLINE void store_marks(size_t k, const pair_marks& m) const {
+        paired[k] = m.lo;
+        paired[segs + k] = m.hi;
+    }
 };
 
 template <class F>
@@ -180,7 +210,7 @@ CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* 
     const unsigned n = round_input<true>(sc, total, k0, k, 0).n;
     word* products = sc.products[0];
     F run = F::one();
-    uint64_t paired = 0;
+    pair_marks paired;
     unsigned q = 0;  // pairs so far, counted from the back
     if (n >= 2) {
         unsigned j = n - 1;
@@ -193,7 +223,7 @@ CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* 
                 store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
                 run = run * (xj - xi);
                 ++q;
-                paired |= uint64_t(1) << (j - 1);
+                paired.set(j - 1);
                 if (j < 3) break;
                 j -= 2;
                 kj = src.key(j);
@@ -205,7 +235,7 @@ CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* 
             }
         }
     }
-    sc.paired[k] = paired;
+    sc.store_marks(k, paired);
     totals[k] = run;
 }
 
@@ -241,7 +271,7 @@ CUZK_HD_INLINE void invert_group(const F* totals, F* inverses, size_t n, size_t 
 template <class F, bool KEEP_X>
 struct next_round {
     F run = F::one();
-    uint64_t paired = 0;
+    pair_marks paired;
     unsigned q = 0;
     bool pending = false;  // the previous output is unpaired
     uint32_t pending_key = 0;
@@ -259,7 +289,7 @@ struct next_round {
                 store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
                 run = run * (forward ? x - px : px - x);
                 ++q;
-                paired |= uint64_t(1) << (forward ? pending_slot : slot);
+                paired.set(forward ? pending_slot : slot);
                 pending = false;
                 return;
             }
@@ -284,7 +314,7 @@ CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t 
         const unsigned j = FORWARD ? in.lo + i : in.lo + in.n - 1 - i;
         next.offer(sc, products, k, j, src.key(j), src.x(j), FORWARD);
     }
-    sc.paired[k] = next.paired;
+    sc.store_marks(k, next.paired);
     totals[k] = next.run;
 }
 
@@ -299,10 +329,10 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
     const pair_keys pk(c);
     const chunk_source<F, FIRST> src{sc, points, keys_sorted, vals_sorted, (k0 + k) * sc.chunk, k};
     const slot_range in = round_input<FIRST>(sc, total, k0, k, r);
-    const uint64_t paired = sc.paired[k];
+    const pair_marks paired = sc.load_marks(k);
     const word* products = sc.products[r % 2];
     word* next_products = sc.products[(r + 1) % 2];
-    unsigned q = popc64(paired);
+    unsigned q = paired.count();
     F inv = inverses[k];  // 1 / (product of all the chunk's differences)
     next_round<F, false> next;
     unsigned out = 0;
@@ -331,7 +361,7 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
     if constexpr (FORWARD) {
         for (unsigned j = in.lo; j < in.lo + in.n;) {
             const uint32_t key = src.key(j);
-            if ((paired >> j) & 1) {
+            if (paired.test(j)) {
                 emit(key, add_pair(j), MADE);
                 j += 2;
             } else {
@@ -342,7 +372,7 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
     } else {
         for (unsigned j = in.lo + in.n; j-- > in.lo;) {
             const uint32_t key = src.key(j);
-            if (j > in.lo && ((paired >> (j - 1)) & 1)) {
+            if (j > in.lo && paired.test(j - 1)) {
                 emit(key, add_pair(j - 1), MADE);
                 --j;
             } else {
@@ -352,7 +382,7 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
     }
     sc.count[k] = out;
     if constexpr (NEXT) {
-        sc.paired[k] = next.paired;
+        sc.store_marks(k, next.paired);
         next_totals[k] = next.run;
     }
 }
