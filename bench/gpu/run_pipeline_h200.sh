@@ -17,14 +17,16 @@
 # `cuzk up`, one warm-up job (parameters loaded and made resident on the GPU), `cuzk bench`, `cuzk status`,
 # `cuzk down`, `cuzk timeline` over the daemons' logs. Logs, config, status and timeline go to $OUT
 # (default ./pipeline-out); the bench summary and the timeline's gaps and efficiency are printed last.
-# On a failure the daemons' log tails are printed and the daemons stopped. Estimated (not yet measured) for the
-# H200 box with the defaults: 1-3 minutes (setup of mul:2097150 about 15-40 s from 135 CPU-seconds measured on
-# the 2-core development machine; the warm-up job about 10 s; 41 partitions of about 0.3-0.5 s of GPU each).
+# On a failure the daemons' log tails are printed and the daemons stopped. Measured on the H200 box with the
+# defaults (ninth session): about 1 minute (65 partitions of ~122 ms of kernels each).
+# Concurrency 6: with the kernels of a mul:2097150 partition at ~122 ms, 3 jobs in flight left the GPU
+# waiting for synthesis (82.6 % busy in steady state), a load bound by the CPUs rather than the GPU;
+# 6 keep the GPU the busiest stage (99.9 %; BENCHMARKS.md).
 #
 # Environment (defaults for the H200 box: a large mul circuit, so that synthesis is trivial and the GPU
 # is the busiest stage):
 #   BACKEND=cuda  CIRCUIT=mul:2097150 (domain 2^21: 1.2 GB of parameters, 258 MiB per witness)  PARTITIONS=4
-#   JOBS=10  CONCURRENCY=3
+#   JOBS=16  CONCURRENCY=6
 #   GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - GPUD_WORKERS - 2, at least 1)  RING_SLOTS=8
 #   SLOT_BYTES (default: sized from a mul:N or sha256:K circuit; give it for others)  WARMUP=1
 #   TIMELINE_WARMUP_JOBS (default 2 with WARMUP=1: the warm-up job and the first bench job, which fills the
@@ -37,8 +39,8 @@ OUT=${OUT:-$PWD/pipeline-out}
 BACKEND=${BACKEND:-cuda}
 CIRCUIT=${CIRCUIT:-mul:2097150}
 PARTITIONS=${PARTITIONS:-4}
-JOBS=${JOBS:-10}
-CONCURRENCY=${CONCURRENCY:-3}
+JOBS=${JOBS:-16}
+CONCURRENCY=${CONCURRENCY:-6}
 GPU=${GPU:-0}
 GPUD_WORKERS=${GPUD_WORKERS:-2}
 RING_SLOTS=${RING_SLOTS:-8}
