@@ -64,17 +64,19 @@ constexpr size_t AFFINE_PAIRS = size_t(1) << 25;
 constexpr size_t AFFINE_RUN = 48;
 // Variant 9: rounds per chunk, the schedule (msm_options::affine_schedule) and threads per block, and the
 // scratch of one batch of sorted pairs (two scratch sets of 8 GiB): ~2^25.8 pairs for G1, 2^24.9 for G2
-// (ninth session: 2^24 through multiples 86.2 ms against 86.8 with ~2^25 pairs; the partition then takes
-// 129.6 GiB and its B_G2 gets 10.2 GiB of scratch instead of 18.2, 158 ms instead of 133, beside the G1
-// work, which gains more: 1,655 ms of GPU work against 1,689). G1: each
+// (ninth session, H200: 2^24 through multiples 84.0 ms, 83.3 with 2^26 pairs per batch; in an earlier build
+// 86.2 against 86.8 with 2^25. The partition then takes 129.6 GiB and its B_G2 gets 10.2 GiB of scratch
+// instead of 18.2, 155 ms instead of 133, beside the G1 work, which gains more: 1,636 ms of GPU work
+// against 1,683; 10 GiB sets gained nothing and left B_G2 6.2 GiB). G1: each
 // batch's rest beside the next batch's first pairs, each round's pairs in a pass of their own (2^24 through
 // multiples 92.1 ms; 95.3 with two streams instead, 95.8 with both fusions, 99.1 with neither). G2: two
 // streams, no fusion (306.2 ms at 2^24; 322.4 with the fused rest, 320.0 with neither; its sums kernels
 // spill with the pairs made in them).
 // Pairs per chunk and rounds (ninth session, H200): 128-pair chunks, so half the chunk boundaries (split
 // buckets) and fewer chunk totals to invert; G1 3 rounds (16 points of a one-bucket chunk left to the XYZZ
-// rest): 2^24 through multiples 86.2 ms against 88.8 with 64-pair chunks (same build), 89.3 with 4 rounds;
-// G2 4 rounds: 2^24 286.7 ms against 299.7 with 64-pair chunks, 287.0 with 3 rounds.
+// rest): 2^24 through multiples 84.0 ms against 86.8 with 64-pair chunks (same build; in an earlier one 4
+// rounds took 89.3 against 88.2 with 3); G2 4 rounds: 2^24 291.0 ms against 299.7 with 64-pair chunks (one
+// build), 286.7 against 287.0 with 3 rounds (another).
 constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
 constexpr unsigned G1_AFFINE_ROUNDS = 3, G2_AFFINE_ROUNDS = 4;
 constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 12, BATCH_AFFINE_THREADS = 128;

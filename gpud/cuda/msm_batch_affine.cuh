@@ -95,7 +95,6 @@ struct pair_marks {
     CUZK_HD_INLINE unsigned count() const { return popc64(lo) + popc64(hi); }
 };
 
-
 // Round r's sums walk the chunk forward for even r (outputs gather at the front), backward for odd r
 // (at the back); round 0 is forward, so round 0's products are made walking backward.
 CUZK_HD_INLINE constexpr bool walks_forward(unsigned r) { return r % 2 == 0; }
