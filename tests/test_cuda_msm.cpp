@@ -202,7 +202,7 @@ TEST_F(CudaMsm, G1BatchAffineSchedulesMatchCpu) {
     cuda::g1_msm_context gpu;
     gpu.upload_points(pts);
     uint64_t seed = 290;
-    for (unsigned schedule : {4u, 5u, 6u, 7u, 12u, 14u}) {
+    for (unsigned schedule : {4u, 5u, 6u, 7u, 12u, 14u, 21u, 37u, 54u, 60u}) {
         for (unsigned threads : {0u, 32u, 96u}) {
             for (unsigned rounds : {1u, 2u, 3u}) {
                 cuda::msm_options opt;

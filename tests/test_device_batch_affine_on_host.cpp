@@ -74,9 +74,11 @@ std::vector<ec::affine_t<HF>> make_points(std::mt19937_64& rng, size_t n) {
 }
 
 // |separate_pairs|: round r + 1's pairs made by a pass of their own (pair_products_slots) instead of round
-// r's sums (msm_options::affine_schedule without bit 2).
+// r's sums (msm_options::affine_schedule without bit 2). |lockstep|: the sums' walks in lockstep form (one
+// pair per outer iteration) or in the step-by-step form (affine_schedule bits 16 and 32).
 template <class HF>
-void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t seed, bool separate_pairs = false) {
+void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t seed, bool separate_pairs = false,
+                  bool lockstep = true) {
     using F = typename dev_of<HF>::type;
     using B = ec::xyzz_t<F>;
     constexpr unsigned c = 4;
@@ -119,8 +121,12 @@ void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t
             const bool next = r + 1 < rounds && !separate_pairs;
             for (size_t k = 0; k < nseg; ++k) {
                 auto run = [&]<bool FIRST, bool NEXT, bool FORWARD>() {
-                    ba::pair_sums<F, FIRST, NEXT, FORWARD>(sc, pts.data(), sp.keys.data(), sp.vals.data(), total, k0,
-                                                          k, c, r, inverses.data(), totals.data());
+                    if (lockstep)
+                        ba::pair_sums<F, FIRST, NEXT, FORWARD, true>(sc, pts.data(), sp.keys.data(), sp.vals.data(),
+                                                                    total, k0, k, c, r, inverses.data(), totals.data());
+                    else
+                        ba::pair_sums<F, FIRST, NEXT, FORWARD, false>(sc, pts.data(), sp.keys.data(), sp.vals.data(),
+                                                                     total, k0, k, c, r, inverses.data(), totals.data());
                 };
                 if (r == 0) next ? run.template operator()<true, true, true>() : run.template operator()<true, false, true>();
                 else if (ba::walks_forward(r))
@@ -154,7 +160,7 @@ void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t
         std::memcpy(static_cast<void*>(&g), &got[b], sizeof g);
         EXPECT_EQ(g.to_jacobian(), want[b].to_jacobian())
             << "bucket " << b << " rounds " << rounds << " chunk " << chunk << " batch " << batch_chunks
-            << (separate_pairs ? " separate pairs" : "");
+            << (separate_pairs ? " separate pairs" : "") << (lockstep ? " lockstep" : " step by step");
     }
 }
 
@@ -167,6 +173,7 @@ TEST(DeviceBatchAffineOnHost, G1RoundsMatchTheCpuBucketSums) {
             for (size_t batch : {size_t(1), size_t(3), size_t(1000)}) {
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed);
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed, true);
+                check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed, true, false);
             }
         }
     }
@@ -178,6 +185,7 @@ TEST(DeviceBatchAffineOnHost, G2RoundsMatchTheCpuBucketSums) {
         for (unsigned chunk : {5u, 64u, 128u}) {
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed);
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed, true);
+            check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed, true, false);
         }
     }
 }

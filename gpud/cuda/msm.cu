@@ -63,24 +63,26 @@ constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
 constexpr size_t AFFINE_PAIRS = size_t(1) << 25;
 constexpr size_t AFFINE_RUN = 48;
 // Variant 9: rounds per chunk, the schedule (msm_options::affine_schedule) and threads per block, and the
-// scratch of one batch of sorted pairs (two scratch sets of 8 GiB): ~2^25.8 pairs for G1, 2^24.9 for G2
-// (ninth session, H200: 2^24 through multiples 84.0 ms, 83.3 with 2^26 pairs per batch; in an earlier build
-// 86.2 against 86.8 with 2^25. The partition then takes 129.6 GiB and its B_G2 gets 10.2 GiB of scratch
-// instead of 18.2, 155 ms instead of 133, beside the G1 work, which gains more: 1,636 ms of GPU work
-// against 1,683; 10 GiB sets gained nothing and left B_G2 6.2 GiB). G1: each
-// batch's rest beside the next batch's first pairs, each round's pairs in a pass of their own (2^24 through
-// multiples 92.1 ms; 95.3 with two streams instead, 95.8 with both fusions, 99.1 with neither). G2: two
-// streams, no fusion (306.2 ms at 2^24; 322.4 with the fused rest, 320.0 with neither; its sums kernels
-// spill with the pairs made in them).
-// Pairs per chunk and rounds (ninth session, H200): 128-pair chunks, so half the chunk boundaries (split
-// buckets) and fewer chunk totals to invert; G1 3 rounds (16 points of a one-bucket chunk left to the XYZZ
-// rest): 2^24 through multiples 84.0 ms against 86.8 with 64-pair chunks (same build; in an earlier one 4
-// rounds took 89.3 against 88.2 with 3); G2 4 rounds: 2^24 291.0 ms against 299.7 with 64-pair chunks (one
-// build), 286.7 against 287.0 with 3 rounds (another).
+// scratch of one batch of sorted pairs (two scratch sets): 2^26 pairs for G1 (148 bytes each: the point's
+// slots, its key, half a product in each of two product buffers), 2^25 for G2 (tenth session, H200: 2^24
+// through multiples splits into 3 batches instead of 4, 80.2 ms against 81.2 with 4 rounds; 2^26 290.0 against
+// 291.8; the partition's B_G2 gets what the G1 sets leave). G1: each batch's rest beside the next batch's
+// first pairs, each round's pairs in a pass of their own (2^24 through multiples 92.1 ms in the seventh
+// session; 95.3 with two streams instead, 95.8 with both fusions, 99.1 with neither). G2: two streams, no
+// fusion (306.2 ms at 2^24 then; 322.4 with the fused rest, 320.0 with neither; its sums kernels spill with
+// the pairs made in them).
+// Sums walks in lockstep (msm_batch_affine.cuh, "Lockstep"; schedule bit 16 for round 0, 32 for the rounds
+// after it): G2 yes, G1 no (tenth session, H200: G1 2^24 87.7 ms in lockstep against 81.5 step by step, 2^26
+// 314.7 against 292.3, later rounds alone in lockstep 81.6 / 293.1; G2 2^24 276.8 against 278.1). The pairs'
+// and the rests' walks are always in lockstep (the rounds' pairs 6.5 -> 4.6 ms at 2^24).
+// Pairs per chunk and rounds: 128-pair chunks (ninth session: 2^24 84.0 ms against 86.8 with 64-pair chunks,
+// half the chunk boundaries, so half the split buckets and chunk totals to invert). Rounds (tenth session,
+// H200, with the lockstep walks): G1 4 (2^24 80.2 ms against 80.65 with 3; 2^26 289.8 against 290.0), G2 6
+// (2^24 267.8 ms; 271.4 with 5, 276.0 with 4, 270.5 with 7, 272.7 with 8).
 constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
-constexpr unsigned G1_AFFINE_ROUNDS = 3, G2_AFFINE_ROUNDS = 4;
-constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 12, BATCH_AFFINE_THREADS = 128;
-constexpr size_t BATCH_AFFINE_BYTES = size_t(1) << 33;
+constexpr unsigned G1_AFFINE_ROUNDS = 4, G2_AFFINE_ROUNDS = 6;
+constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
+constexpr size_t BATCH_AFFINE_BYTES = (size_t(1) << 26) * (96 + 4 + 48);
 // Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
 // 2^16 partials (24 additions deep), 32 took 4 (~100 deep; 1.45 ms of a 2^24 MSM on an H200).
@@ -589,18 +591,23 @@ struct msm_context<F>::impl {
                         cudaStream_t st) {
             const unsigned grid = grid_for(nseg, T);
             const bool next = r + 1 < rounds && fuse_pairs;
-#define CUZK_BA_SUMS(FIRST, NEXT, FORWARD)                                                                      \
-    ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD><<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, \
-                                                                    inverses, totals)
+            const bool lockstep = (schedule & (r == 0 ? 16 : 32)) != 0;
+#define CUZK_BA_SUMS(FIRST, NEXT, FORWARD)                                                                          \
+    if (!lockstep)                                                                                                 \
+        ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, false><<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, \
+                                                                               c, r, inverses, totals);          \
+    else                                                                                                           \
+        ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, true><<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, \
+                                                                              c, r, inverses, totals)
             if (r == 0) {
-                if (next) CUZK_BA_SUMS(true, true, true);
-                else CUZK_BA_SUMS(true, false, true);
+                if (next) { CUZK_BA_SUMS(true, true, true); }
+                else { CUZK_BA_SUMS(true, false, true); }
             } else if (ba::walks_forward(r)) {
-                if (next) CUZK_BA_SUMS(false, true, true);
-                else CUZK_BA_SUMS(false, false, true);
+                if (next) { CUZK_BA_SUMS(false, true, true); }
+                else { CUZK_BA_SUMS(false, false, true); }
             } else {
-                if (next) CUZK_BA_SUMS(false, true, false);
-                else CUZK_BA_SUMS(false, false, false);
+                if (next) { CUZK_BA_SUMS(false, true, false); }
+                else { CUZK_BA_SUMS(false, false, false); }
             }
 #undef CUZK_BA_SUMS
             CUDA_LAUNCH_OK("pair_sums_kernel");

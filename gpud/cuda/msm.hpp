@@ -38,11 +38,12 @@ struct msm_options {
     // 1 (64 pairs) and 9, its default (msm.cu says why).
     unsigned chunk = 0;
     unsigned accumulate_variant = 0;
-    unsigned affine_rounds = 0;      // variant 9: pair rounds before the XYZZ additions (0: 3)
-    size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch (0: ~4 GB of scratch per batch)
+    unsigned affine_rounds = 0;      // variant 9: pair rounds before the XYZZ additions (0: G1 4, G2 6)
+    size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch (0: 9.25 GiB of scratch per batch)
     // Variant 9's schedule, bits (0: the default): 1 runs a batch's XYZZ rest beside the next batch's first
     // pairs in one launch (else one after the other); 2 makes each round's pairs in the walk of the round
-    // before (else in a pass of their own); 8 (without 1) alternates the batches between two streams; 4
+    // before (else in a pass of their own); 8 (without 1) alternates the batches between two streams; 16 and
+    // 32 walk round 0's and the later rounds' sums in lockstep, one pair per step (msm_batch_affine.cuh); 4
     // marks the schedule as given (so 4 alone is none of them). And its threads per block (0: 128).
     unsigned affine_schedule = 0;
     unsigned affine_threads = 0;

@@ -34,6 +34,13 @@
 // is stored as x = y = 0; no point of the prime-order subgroups has x = 0) are never paired: they go on to
 // the XYZZ step, which handles doubling and the identity exactly.
 //
+// Lockstep: one thread walks one chunk, and a warp's 32 threads issue together, so a multiplication under a
+// branch costs the whole warp whenever any of its threads takes the branch. A walk that multiplies in some
+// steps and not in others (an unpaired point, a point left pending) therefore costs a multiplication per
+// step of the busiest thread, not per pair: rounds 1 and 2's pairs multiply in about every other step, at
+// different steps in different chunks. So each walk finds its next pair in an inner loop that only loads,
+// compares or copies, and multiplies once per outer iteration: a warp multiplies as often as its chunk
+// with the most pairs has pairs (BENCHMARKS.md, tenth session).
 // Layout: slots are planes of 16-byte words: word w of the point in slot j of the batch's chunk k is at
 // planes[w * slots + j * segs + k], so 32 threads walking 32 chunks in step read 512 contiguous bytes per word.
 // The chunk functions are host and device code (the kernels, msm.cu's, call them per chunk), so every
@@ -215,23 +222,31 @@ CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* 
         unsigned j = n - 1;
         uint32_t kj = src.key(j);
         F xj = src.x(j);
-        while (j >= 1) {
-            uint32_t ki = src.key(j - 1);
-            F xi = src.x(j - 1);
-            if (ki == kj && !pk.zero_digit(kj) && !xi.is_zero() && !xj.is_zero() && !(xi == xj)) {
-                store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
-                run = run * (xj - xi);
-                ++q;
-                paired.set(j - 1);
-                if (j < 3) break;
-                j -= 2;
-                kj = src.key(j);
-                xj = src.x(j);
-            } else {
+        // In lockstep (see "Lockstep" above): down to the next pair (j - 1, j) without multiplying, then
+        // its difference multiplied in, once per outer iteration.
+        for (;;) {
+            bool found = false;
+            F xi;
+            while (j >= 1) {
+                const uint32_t ki = src.key(j - 1);
+                xi = src.x(j - 1);
+                if (ki == kj && !pk.zero_digit(kj) && !xi.is_zero() && !xj.is_zero() && !(xi == xj)) {
+                    found = true;
+                    break;
+                }
                 --j;
                 kj = ki;
                 xj = xi;
             }
+            if (!found) break;
+            store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
+            run = run * (xj - xi);
+            ++q;
+            paired.set(j - 1);
+            if (j < 3) break;
+            j -= 2;
+            kj = src.key(j);
+            xj = src.x(j);
         }
     }
     sc.store_marks(k, paired);
@@ -275,28 +290,39 @@ struct next_round {
     bool pending = false;  // the previous output is unpaired
     uint32_t pending_key = 0;
     unsigned pending_slot = 0;
-    F kept_x;  // KEEP_X: the pending output's x
+    F kept_x = F::zero();  // KEEP_X: the pending output's x
 
-    // |x|: the output's x, now in |slot|.
-    CUZK_HD_INLINE void offer(const scratch& sc, word* products, size_t k, unsigned slot, uint32_t key, const F& x,
-                              bool forward) {
+    // |x|: the output's x, now in |slot|. Whether it pairs with the pending output; if so, the pair's x
+    // difference in |dx| (marked, not yet multiplied in: take does that), else it becomes the pending one.
+    CUZK_HD_INLINE bool match(const scratch& sc, size_t k, unsigned slot, uint32_t key, const F& x, bool forward,
+                              F& dx) {
         if (pending && key == pending_key && !x.is_zero()) {
             F px;
             if constexpr (KEEP_X) px = kept_x;
             else px = load_words<F>(sc.points, sc.slots, size_t(pending_slot) * sc.segs + k);
             if (!px.is_zero() && !(x == px)) {
-                store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
-                run = run * (forward ? x - px : px - x);
-                ++q;
+                dx = forward ? x - px : px - x;
                 paired.set(forward ? pending_slot : slot);
                 pending = false;
-                return;
+                return true;
             }
         }
         pending = true;
         pending_key = key;
         pending_slot = slot;
         if constexpr (KEEP_X) kept_x = x;
+        return false;
+    }
+    // The matched pair's running product: stored for the sums, then its difference multiplied in.
+    CUZK_HD_INLINE void take(const scratch& sc, word* products, size_t k, const F& dx) {
+        store_words(products, sc.pair_slots, size_t(q) * sc.segs + k, run);
+        run = run * dx;
+        ++q;
+    }
+    CUZK_HD_INLINE void offer(const scratch& sc, word* products, size_t k, unsigned slot, uint32_t key, const F& x,
+                              bool forward) {
+        F dx;
+        if (match(sc, k, slot, key, x, forward, dx)) take(sc, products, k, dx);
     }
 };
 
@@ -309,9 +335,18 @@ CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t 
     const slot_range in = round_input<false>(sc, total, k0, k, r);
     word* products = sc.products[r % 2];
     next_round<F, true> next;
-    for (unsigned i = 0; i < in.n; ++i) {
-        const unsigned j = FORWARD ? in.lo + i : in.lo + in.n - 1 - i;
-        next.offer(sc, products, k, j, src.key(j), src.x(j), FORWARD);
+    // In lockstep (see "Lockstep" above): the slots up to the next pair are scanned without multiplying,
+    // then the pair's difference is multiplied in, once per outer iteration.
+    for (unsigned i = 0;;) {
+        F dx;
+        bool found = false;
+        while (i < in.n && !found) {
+            const unsigned j = FORWARD ? in.lo + i : in.lo + in.n - 1 - i;
+            ++i;
+            found = next.match(sc, k, j, src.key(j), src.x(j), FORWARD, dx);
+        }
+        if (!found) break;
+        next.take(sc, products, k, dx);
     }
     sc.store_marks(k, next.paired);
     totals[k] = next.run;
@@ -320,7 +355,7 @@ CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t 
 // Round r's sums for chunk k (FIRST: r = 0, from the sorted pairs; NEXT: a round follows, whose pairs and
 // totals this walk makes; FORWARD = walks_forward(r)). |inverses|: 1 / each chunk's total of round r;
 // |next_totals|: round r + 1's totals, written when NEXT.
-template <class F, bool FIRST, bool NEXT, bool FORWARD>
+template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP = true>
 CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, const uint32_t* keys_sorted,
                               const uint32_t* vals_sorted, size_t total, size_t k0, size_t k, unsigned c, unsigned r,
                               const F* inverses, F* next_totals) {
@@ -357,25 +392,50 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
         if constexpr (NEXT) next.offer(sc, next_products, k, slot, key, p.x, FORWARD);
         ++out;
     };
-    if constexpr (FORWARD) {
-        for (unsigned j = in.lo; j < in.lo + in.n;) {
-            const uint32_t key = src.key(j);
-            if (paired.test(j)) {
-                emit(key, add_pair(j), MADE);
+    if constexpr (LOCKSTEP) {
+        // In lockstep (see "Lockstep" above): the unpaired points up to the next pair are copied in an inner
+        // loop, then the pair is added, once per outer iteration.
+        if constexpr (FORWARD) {
+            const unsigned end = in.lo + in.n;
+            for (unsigned j = in.lo;;) {
+                for (; j < end && !paired.test(j); ++j) {
+                    const uint32_t key = src.key(j);
+                    if (!(FIRST && pk.zero_digit(key))) emit(key, src.point(j), j);
+                }
+                if (j >= end) break;
+                emit(src.key(j), add_pair(j), MADE);
                 j += 2;
-            } else {
-                if (!(FIRST && pk.zero_digit(key))) emit(key, src.point(j), j);
-                ++j;
+            }
+        } else {
+            // t: the slots below t are still to be read; the next one, t - 1, pairs with t - 2 when marked.
+            for (unsigned t = in.lo + in.n;;) {
+                for (; t > in.lo && !(t - 1 > in.lo && paired.test(t - 2)); --t) emit(src.key(t - 1), src.point(t - 1), t - 1);
+                if (t == in.lo) break;
+                emit(src.key(t - 1), add_pair(t - 2), MADE);
+                t -= 2;
             }
         }
     } else {
-        for (unsigned j = in.lo + in.n; j-- > in.lo;) {
-            const uint32_t key = src.key(j);
-            if (j > in.lo && paired.test(j - 1)) {
-                emit(key, add_pair(j - 1), MADE);
-                --j;
-            } else {
-                emit(key, src.point(j), j);
+        if constexpr (FORWARD) {
+            for (unsigned j = in.lo; j < in.lo + in.n;) {
+                const uint32_t key = src.key(j);
+                if (paired.test(j)) {
+                    emit(key, add_pair(j), MADE);
+                    j += 2;
+                } else {
+                    if (!(FIRST && pk.zero_digit(key))) emit(key, src.point(j), j);
+                    ++j;
+                }
+            }
+        } else {
+            for (unsigned j = in.lo + in.n; j-- > in.lo;) {
+                const uint32_t key = src.key(j);
+                if (j > in.lo && paired.test(j - 1)) {
+                    emit(key, add_pair(j - 1), MADE);
+                    --j;
+                } else {
+                    emit(key, src.point(j), j);
+                }
             }
         }
     }
@@ -401,16 +461,34 @@ CUZK_HD_INLINE void accumulate_rest(const scratch& sc, const uint32_t* keys_sort
     uint32_t cur = src.key(in.lo);
     bool starts_here = s == 0 || keys_sorted[s - 1] != cur;
     dev_xyzz<F> acc = dev_xyzz<F>::identity();
-    for (unsigned j = in.lo; j < in.lo + in.n; ++j) {
-        const uint32_t key = src.key(j);
-        if (key != cur) {
-            out.write(g, pk, cur, starts_here, true, acc);
-            acc = dev_xyzz<F>::identity();
-            cur = key;
-            starts_here = true;
+    // In lockstep (see "Lockstep" above): run ends (their results written), identity points and each
+    // run's first point (taken as it is) in an inner loop, then one mixed addition per outer iteration.
+    const unsigned end = in.lo + in.n;
+    for (unsigned j = in.lo;;) {
+        dev_affine<F> p;
+        bool add = false;
+        while (j < end) {
+            const uint32_t key = src.key(j);
+            if (key != cur) {
+                out.write(g, pk, cur, starts_here, true, acc);
+                acc = dev_xyzz<F>::identity();
+                cur = key;
+                starts_here = true;
+            }
+            p = src.point(j);
+            ++j;
+            if (p.is_identity()) continue;
+            if (!acc.is_identity()) {
+                add = true;
+                break;
+            }
+            acc.x = p.x;
+            acc.y = p.y;
+            acc.zz = F::one();
+            acc.zzz = F::one();
         }
-        const dev_affine<F> p = src.point(j);
-        if (!p.is_identity()) acc.accumulate(p);
+        if (!add) break;
+        acc.accumulate(p);
     }
     out.write(g, pk, cur, starts_here, e == total || keys_sorted[e] != cur, acc);
 }
@@ -437,14 +515,14 @@ __global__ void invert_totals_kernel(const F* __restrict__ totals, F* inverses, 
     invert_group(totals, inverses, n, size_t(blockIdx.x) * blockDim.x + threadIdx.x, group);
 }
 
-template <class F, bool FIRST, bool NEXT, bool FORWARD>
+template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP>
 __global__ void pair_sums_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
                                  const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
                                  size_t total, size_t k0, size_t nseg, unsigned c, unsigned r,
                                  const F* __restrict__ inverses, F* next_totals) {
     const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k < nseg)
-        pair_sums<F, FIRST, NEXT, FORWARD>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses,
+        pair_sums<F, FIRST, NEXT, FORWARD, LOCKSTEP>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses,
                                            next_totals);
 }
 
