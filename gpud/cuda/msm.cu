@@ -72,16 +72,20 @@ constexpr size_t AFFINE_RUN = 48;
 // fusion (306.2 ms at 2^24 then; 322.4 with the fused rest, 320.0 with neither; its sums kernels spill with
 // the pairs made in them).
 // Sums walks in lockstep (msm_batch_affine.cuh, "Lockstep"; schedule bit 16 for round 0, 32 for the rounds
-// after it): G2 yes, G1 no (tenth session, H200: G1 2^24 87.7 ms in lockstep against 81.5 step by step, 2^26
-// 314.7 against 292.3, later rounds alone in lockstep 81.6 / 293.1; G2 2^24 276.8 against 278.1). The pairs'
-// and the rests' walks are always in lockstep (the rounds' pairs 6.5 -> 4.6 ms at 2^24).
+// after it): G2 in every round; G1 in the rounds after round 0 only (tenth session, H200, 3 rounds: G1 2^24
+// 87.7 ms with every round in lockstep against 81.5 step by step, 2^26 314.7 against 292.3; with 4 rounds
+// the later rounds in lockstep 80.0 against 80.4 at 2^24 and 288.5 against 289.5 at 2^26; G2 2^24 276.8
+// against 278.1). The pairs' and the rests' walks are always in lockstep (the rounds' pairs 6.5 -> 4.6 ms at
+// 2^24).
 // Pairs per chunk and rounds: 128-pair chunks (ninth session: 2^24 84.0 ms against 86.8 with 64-pair chunks,
-// half the chunk boundaries, so half the split buckets and chunk totals to invert). Rounds (tenth session,
-// H200, with the lockstep walks): G1 4 (2^24 80.2 ms against 80.65 with 3; 2^26 289.8 against 290.0), G2 6
-// (2^24 267.8 ms; 271.4 with 5, 276.0 with 4, 270.5 with 7, 272.7 with 8).
+// half the chunk boundaries, so half the split buckets and chunk totals to invert; tenth session: 256-pair
+// chunks with four mark words, tried and reverted, 80.8 against 80.0 at 2^24, 290.5 against 289.5 at 2^26).
+// Rounds (tenth session, H200, with the lockstep walks, G1 schedule 5): G1 4 (2^24 80.2 ms against 80.65 with
+// 3; 2^26 289.8 against 290.0), G2 6 (2^24 267.8 ms; 271.4 with 5, 276.0 with 4, 270.5 with 7, 272.7 with 8;
+// 272.7 with 6 in a later run: the G2 figure moves by ~2 % between runs).
 constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
 constexpr unsigned G1_AFFINE_ROUNDS = 4, G2_AFFINE_ROUNDS = 6;
-constexpr unsigned G1_AFFINE_SCHEDULE = 5, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
+constexpr unsigned G1_AFFINE_SCHEDULE = 37, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
 constexpr size_t BATCH_AFFINE_BYTES = (size_t(1) << 26) * (96 + 4 + 48);
 // Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
