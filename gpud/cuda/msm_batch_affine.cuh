@@ -37,10 +37,13 @@
 // Lockstep: one thread walks one chunk, and a warp's 32 threads issue together, so a multiplication under a
 // branch costs the whole warp whenever any of its threads takes the branch. A walk that multiplies in some
 // steps and not in others (an unpaired point, a point left pending) therefore costs a multiplication per
-// step of the busiest thread, not per pair: rounds 1 and 2's pairs multiply in about every other step, at
+// step of the busiest thread, not per pair: the later rounds' pairs multiply in about every other step, at
 // different steps in different chunks. So each walk finds its next pair in an inner loop that only loads,
 // compares or copies, and multiplies once per outer iteration: a warp multiplies as often as its chunk
-// with the most pairs has pairs (BENCHMARKS.md, tenth session).
+// with the most pairs has pairs (BENCHMARKS.md, tenth session). The sums' walks come in both forms
+// (pair_sums' LOCKSTEP): there the step-by-step form can win, because a warp's divergent paths interleave,
+// so one thread's gathers for an unpaired point overlap the others' additions, which the lockstep form's
+// inner loop makes them wait for (msm.cu picks per group and round).
 // Layout: slots are planes of 16-byte words: word w of the point in slot j of the batch's chunk k is at
 // planes[w * slots + j * segs + k], so 32 threads walking 32 chunks in step read 512 contiguous bytes per word.
 // The chunk functions are host and device code (the kernels, msm.cu's, call them per chunk), so every
@@ -353,8 +356,9 @@ CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t 
 }
 
 // Round r's sums for chunk k (FIRST: r = 0, from the sorted pairs; NEXT: a round follows, whose pairs and
-// totals this walk makes; FORWARD = walks_forward(r)). |inverses|: 1 / each chunk's total of round r;
-// |next_totals|: round r + 1's totals, written when NEXT.
+// totals this walk makes; FORWARD = walks_forward(r); LOCKSTEP: one pair per outer step, or one slot per
+// step, see "Lockstep" above). |inverses|: 1 / each chunk's total of round r; |next_totals|: round r + 1's
+// totals, written when NEXT.
 template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP = true>
 CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, const uint32_t* keys_sorted,
                               const uint32_t* vals_sorted, size_t total, size_t k0, size_t k, unsigned c, unsigned r,
