@@ -413,7 +413,8 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
         } else {
             // t: the slots below t are still to be read; the next one, t - 1, pairs with t - 2 when marked.
             for (unsigned t = in.lo + in.n;;) {
-                for (; t > in.lo && !(t - 1 > in.lo && paired.test(t - 2)); --t) emit(src.key(t - 1), src.point(t - 1), t - 1);
+                for (; t > in.lo && !(t - 1 > in.lo && paired.test(t - 2)); --t)
+                    emit(src.key(t - 1), src.point(t - 1), t - 1);
                 if (t == in.lo) break;
                 emit(src.key(t - 1), add_pair(t - 2), MADE);
                 t -= 2;
