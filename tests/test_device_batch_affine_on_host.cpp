@@ -174,6 +174,7 @@ TEST(DeviceBatchAffineOnHost, G1RoundsMatchTheCpuBucketSums) {
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed);
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed, true);
                 check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed, true, false);
+                check_rounds<ff::fp_t>(rounds, chunk, batch, ++seed, false, false);
             }
         }
     }
@@ -186,6 +187,7 @@ TEST(DeviceBatchAffineOnHost, G2RoundsMatchTheCpuBucketSums) {
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed);
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed, true);
             check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed, true, false);
+            check_rounds<ff::fp2_t>(rounds, chunk, 3, ++seed, false, false);
         }
     }
 }

@@ -596,24 +596,24 @@ struct msm_context<F>::impl {
             const unsigned grid = grid_for(nseg, T);
             const bool next = r + 1 < rounds && fuse_pairs;
             const bool lockstep = (schedule & (r == 0 ? 16 : 32)) != 0;
-#define CUZK_BA_SUMS(FIRST, NEXT, FORWARD)                                                                          \
-    if (!lockstep)                                                                                                 \
-        ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, false><<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, \
-                                                                               c, r, inverses, totals);          \
-    else                                                                                                           \
-        ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, true><<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, \
-                                                                              c, r, inverses, totals)
+            auto launch = [&]<bool FIRST, bool NEXT, bool FORWARD>() {
+                if (lockstep)
+                    ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, true>
+                        <<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, inverses, totals);
+                else
+                    ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, false>
+                        <<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, inverses, totals);
+            };
             if (r == 0) {
-                if (next) { CUZK_BA_SUMS(true, true, true); }
-                else { CUZK_BA_SUMS(true, false, true); }
+                if (next) launch.template operator()<true, true, true>();
+                else launch.template operator()<true, false, true>();
             } else if (ba::walks_forward(r)) {
-                if (next) { CUZK_BA_SUMS(false, true, true); }
-                else { CUZK_BA_SUMS(false, false, true); }
+                if (next) launch.template operator()<false, true, true>();
+                else launch.template operator()<false, false, true>();
             } else {
-                if (next) { CUZK_BA_SUMS(false, true, false); }
-                else { CUZK_BA_SUMS(false, false, false); }
+                if (next) launch.template operator()<false, true, false>();
+                else launch.template operator()<false, false, false>();
             }
-#undef CUZK_BA_SUMS
             CUDA_LAUNCH_OK("pair_sums_kernel");
             affine_mark(msm_report::AFFINE_SUMS, st);
             if (r + 1 < rounds && !fuse_pairs) {
