@@ -4,6 +4,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <stdexcept>
@@ -374,24 +375,42 @@ __global__ void window_multiples_kernel(const dev_affine<F>* __restrict__ prev, 
     }
 }
 
-// Window width from the number of Pippenger scalars m, minimising m W + 3 W 2^(c-1) for W = ceil(256/c)
-// windows: m W mixed additions to accumulate, about two XYZZ additions (~3 mixed ones) per bucket to
-// reduce. 22 bounds bucket memory (12 windows x 2^21 buckets, 4.8 GB for G1).
+// Window width from the number of Pippenger scalars m, minimising m W a + 3 W 2^(c-1) for W = ceil(256/c)
+// windows: m W pair additions to accumulate, about two XYZZ additions (~3 mixed ones) per bucket to reduce.
+// a: a pair's cost against a mixed XYZZ addition, 1 except where G1 takes the batch-affine rounds by default
+// (msm_context::impl::affine_by_default), where it falls with the runs per bucket. Measured on an H200
+// (BENCHMARKS.md, eleventh session; accumulation time per sorted pair): mixed XYZZ (variant 7) 0.427 ns; batch-
+// affine 0.386 ns at 32 points per bucket, 0.348 at 64, 0.343 at 128, 0.338 at 256: a = 0.90 at 32 down to 0.81
+// from 64, linear in log2 of the run between. Without it the model took c = 20 for 2^24 random scalars (32 per
+// bucket, the XYZZ kernel: 109.6 ms) where c = 18 (128 per bucket, batch-affine) took 97.9, and c = 20 for the
+// 13.4M random scalars of a 2^27 PoRep-like MSM (125.3 ms) where c = 18 took 115.7. 22 bounds bucket memory
+// (12 windows x 2^21 buckets, 4.8 GB for G1).
 unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
-double plain_cost(size_t m, unsigned c) {
-    const double w = double(windows_for(c));
-    return double(m) * w + 3.0 * w * double(1u << (c - 1));
+double pair_cost(bool g1, double pairs, double run) {
+    if (!g1 || pairs < double(AFFINE_PAIRS) || run < double(AFFINE_RUN)) return 1.0;
+    return run >= 64 ? 0.81 : 0.90 - 0.09 * std::log2(run / 32);
 }
-unsigned choose_window(size_t m) {
+double plain_cost(bool g1, size_t m, unsigned c) {
+    const double w = double(windows_for(c)), buckets = double(1u << (c - 1));
+    return double(m) * w * pair_cost(g1, double(m) * w, double(m) / buckets) + 3.0 * w * buckets;
+}
+unsigned choose_window(bool g1, size_t m) {
     unsigned best = 6;
     for (unsigned c = 7; c <= 22; ++c) {
-        if (plain_cost(m, c) < plain_cost(m, best)) best = c;
+        if (plain_cost(g1, m, c) < plain_cost(g1, m, best)) best = c;
     }
     return best;
 }
 // With precomputed multiples every window's digits share one set of buckets: m W additions and one
 // window's reduction, so wider windows pay (fewer of them) until the 2^(c-1) buckets' reduction weighs.
+// The width of the multiples is chosen with a = 1 (the widths measured against the targets, 22 at 2^24 and
+// 24 at 2^26, are what it gives); whether to run through them is decided against plain_cost with each side's
+// own pair cost (multiples_cost_a: the multiples' runs per bucket are W times the plain ones').
 double multiples_cost(size_t m, unsigned c) { return double(m) * windows_for(c) + 3.0 * double(1u << (c - 1)); }
+double multiples_cost_a(bool g1, size_t m, unsigned c) {
+    const double pairs = double(m) * windows_for(c), buckets = double(1u << (c - 1));
+    return pairs * pair_cost(g1, pairs, pairs / buckets) + 3.0 * buckets;
+}
 unsigned choose_multiples_window(size_t n) {
     unsigned best = 16;
     for (unsigned c = 17; c <= MAX_MULTIPLES_WINDOW; ++c) {
@@ -947,9 +966,9 @@ struct msm_context<F>::impl {
             const bool multiples =
                 pc != 0 && opt.use_multiples &&
                 (opt.window_bits == pc ||
-                 (opt.window_bits == 0 && multiples_cost(m, pc) < plain_cost(m, choose_window(m)))) &&
+                 (opt.window_bits == 0 && multiples_cost_a(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
                 windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
-            c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(m);
+            c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(is_g1, m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
             windows = windows_for(c);  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
             // Windows in passes of |per_pass| (all at once unless the memory limit says otherwise): each pass
@@ -1205,7 +1224,7 @@ void msm_context<F>::set_scratch_limit(size_t bytes) {
 template <class F>
 size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per_pass) {
     if (m == 0) return impl::fixed_scratch(n, 0);
-    const unsigned c = choose_window(m), windows = windows_for(c);
+    const unsigned c = choose_window(impl::is_g1, m), windows = windows_for(c);
     const unsigned per_pass = windows_per_pass == 0 ? windows : std::min(windows_per_pass, windows);
     const size_t rest = impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c);
     // The batch-affine rounds' two scratch sets, where the run takes them by default (G2; G1 with long runs
