@@ -383,8 +383,10 @@ __global__ void window_multiples_kernel(const dev_affine<F>* __restrict__ prev, 
 // affine 0.386 ns at 32 points per bucket, 0.348 at 64, 0.343 at 128, 0.338 at 256: a = 0.90 at 32 down to 0.81
 // from 64, linear in log2 of the run between. Without it the model took c = 20 for 2^24 random scalars (32 per
 // bucket, the XYZZ kernel: 109.6 ms) where c = 18 (128 per bucket, batch-affine) took 97.9, and c = 20 for the
-// 13.4M random scalars of a 2^27 PoRep-like MSM (125.3 ms) where c = 18 took 115.7. 22 bounds bucket memory
-// (12 windows x 2^21 buckets, 4.8 GB for G1).
+// 13.4M random scalars of a 2^27 PoRep-like MSM (125.3 ms) where c = 18 took 115.7. With it: 2^24 random
+// c = 19, 97.5 ms; 2^26 random c = 20, 329.4 against 401.1 at c = 22; 2^27 PoRep-like c = 19, 117.0; the
+// partition's L and A (c = 18) 112.6 ms each against 122.1, B_G1 (c = 16) 42.0 against 47.5; the H MSM keeps
+// c = 22 (638.3 ms against 646.0 at c = 20). 22 bounds bucket memory (12 windows x 2^21 buckets, 4.8 GB for G1).
 unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
 double pair_cost(bool g1, double pairs, double run) {
     if (!g1 || pairs < double(AFFINE_PAIRS) || run < double(AFFINE_RUN)) return 1.0;
@@ -966,7 +968,8 @@ struct msm_context<F>::impl {
             const bool multiples =
                 pc != 0 && opt.use_multiples &&
                 (opt.window_bits == pc ||
-                 (opt.window_bits == 0 && multiples_cost_a(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
+                 (opt.window_bits == 0 &&
+                  multiples_cost_a(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
                 windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
             c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(is_g1, m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
