@@ -4,7 +4,6 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <stdexcept>
@@ -18,6 +17,7 @@
 #include "gpud/cuda/msm_combine.hpp"
 #include "gpud/cuda/msm_pairs.cuh"
 #include "gpud/cuda/msm_split.cuh"
+#include "gpud/cuda/msm_window.hpp"
 
 namespace cuzk::cuda {
 
@@ -49,20 +49,9 @@ constexpr size_t REDUCE_THREADS = 1 << 15;
 // caps lost more to spills than the extra warps won; BENCHMARKS.md). G2: the batch-affine rounds (variant 9,
 // msm_batch_affine.cuh), 19 % faster than its plain XYZZ kernel at 2^24 on an H200 (303 against 375 ms; an
 // Fp2 multiplication costs three Fp ones, so G2 saves three times as much per pass over memory). G1 takes
-// them too where runs per bucket are long (AFFINE_PAIRS, AFFINE_RUN below).
+// them too where runs per bucket are long (msm_window.hpp).
 constexpr unsigned G1_ACCUMULATE_VARIANT = 7, G1_CHUNK = 128;
 constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
-// G1 takes the batch-affine rounds where there are at least this many sorted pairs, and at least
-// AFFINE_RUN per bucket on average (long runs of one bucket pair well), through the precomputed window
-// multiples or not. On an H200 (BENCHMARKS.md, seventh session): 2^24 random through multiples at c = 22
-// (2^27.6 pairs, 96 per bucket) 92.1 ms against 99.5 with variant 7; 2^26 random at c = 24 (88) 334.0
-// against 360.3; 2^27 random without multiples (the H query; c = 22, 64 per bucket) 745.8 against 793.5.
-// Variant 7 won below (sixth session, before the fused schedule and the faster inversion): 2^20 random
-// (2^24 pairs) 9.9 against 10.4, 2^24 random at c = 24 (22 per bucket) 101.2 against 107.4, 2^26 PoRep-like
-// at c = 22 (38 per bucket) 62.3 against 63.5.
-// 48, not 64: the partition's H query has 2^27 - 1 points, just under 64 per bucket at c = 22.
-constexpr size_t AFFINE_PAIRS = size_t(1) << 25;
-constexpr size_t AFFINE_RUN = 48;
 // Variant 9: rounds per chunk, the schedule (msm_options::affine_schedule) and threads per block, and the
 // scratch of one batch of sorted pairs (two scratch sets): 2^26 pairs for G1 (148 bytes each: the point's
 // slots, its key, half a product in each of two product buffers), 2^25 for G2 (tenth session, H200: 2^24
@@ -92,8 +81,6 @@ constexpr size_t BATCH_AFFINE_BYTES = (size_t(1) << 26) * (96 + 4 + 48);
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
 // 2^16 partials (24 additions deep), 32 took 4 (~100 deep; 1.45 ms of a 2^24 MSM on an H200).
 constexpr unsigned GROUP_SUM = 4;
-// Precomputed multiples: the widest window (24: the digit kernel's key bits and 2^23 buckets, 1.6 GB for G1).
-constexpr unsigned MAX_MULTIPLES_WINDOW = 24;
 
 // ---- classification: zero / one / other, compacted with one atomic per warp -------------------
 
@@ -373,52 +360,6 @@ __global__ void window_multiples_kernel(const dev_affine<F>* __restrict__ prev, 
         }
         next[lo + j] = r;
     }
-}
-
-// Window width from the number of Pippenger scalars m, minimising m W a + 3 W 2^(c-1) for W = ceil(256/c)
-// windows: m W pair additions to accumulate, about two XYZZ additions (~3 mixed ones) per bucket to reduce.
-// a: a pair's cost against a mixed XYZZ addition, 1 except where G1 takes the batch-affine rounds by default
-// (msm_context::impl::affine_by_default), where it falls with the runs per bucket. Measured on an H200
-// (BENCHMARKS.md, eleventh session; accumulation time per sorted pair): mixed XYZZ (variant 7) 0.427 ns; batch-
-// affine 0.386 ns at 32 points per bucket, 0.348 at 64, 0.343 at 128, 0.338 at 256: a = 0.90 at 32 down to 0.81
-// from 64, linear in log2 of the run between. Without it the model took c = 20 for 2^24 random scalars (32 per
-// bucket, the XYZZ kernel: 109.6 ms) where c = 18 (128 per bucket, batch-affine) took 97.9, and c = 20 for the
-// 13.4M random scalars of a 2^27 PoRep-like MSM (125.3 ms) where c = 18 took 115.7. With it: 2^24 random
-// c = 19, 97.5 ms; 2^26 random c = 20, 329.4 against 401.1 at c = 22; 2^27 PoRep-like c = 19, 117.0; the
-// partition's L and A (c = 18) 112.6 ms each against 122.1, B_G1 (c = 16) 42.0 against 47.5; the H MSM keeps
-// c = 22 (638.3 ms against 646.0 at c = 20). 22 bounds bucket memory (12 windows x 2^21 buckets, 4.8 GB for G1).
-unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
-double pair_cost(bool g1, double pairs, double run) {
-    if (!g1 || pairs < double(AFFINE_PAIRS) || run < double(AFFINE_RUN)) return 1.0;
-    return run >= 64 ? 0.81 : 0.90 - 0.09 * std::log2(run / 32);
-}
-double plain_cost(bool g1, size_t m, unsigned c) {
-    const double w = double(windows_for(c)), buckets = double(1u << (c - 1));
-    return double(m) * w * pair_cost(g1, double(m) * w, double(m) / buckets) + 3.0 * w * buckets;
-}
-unsigned choose_window(bool g1, size_t m) {
-    unsigned best = 6;
-    for (unsigned c = 7; c <= 22; ++c) {
-        if (plain_cost(g1, m, c) < plain_cost(g1, m, best)) best = c;
-    }
-    return best;
-}
-// With precomputed multiples every window's digits share one set of buckets: m W additions and one
-// window's reduction, so wider windows pay (fewer of them) until the 2^(c-1) buckets' reduction weighs.
-// The width of the multiples is chosen with a = 1 (the widths measured against the targets, 22 at 2^24 and
-// 24 at 2^26, are what it gives); whether to run through them is decided against plain_cost with each side's
-// own pair cost (multiples_cost_a: the multiples' runs per bucket are W times the plain ones').
-double multiples_cost(size_t m, unsigned c) { return double(m) * windows_for(c) + 3.0 * double(1u << (c - 1)); }
-double multiples_cost_a(bool g1, size_t m, unsigned c) {
-    const double pairs = double(m) * windows_for(c), buckets = double(1u << (c - 1));
-    return pairs * pair_cost(g1, pairs, pairs / buckets) + 3.0 * buckets;
-}
-unsigned choose_multiples_window(size_t n) {
-    unsigned best = 16;
-    for (unsigned c = 17; c <= MAX_MULTIPLES_WINDOW; ++c) {
-        if (multiples_cost(n, c) < multiples_cost(n, best)) best = c;
-    }
-    return best;
 }
 
 }  // namespace
@@ -705,7 +646,7 @@ struct msm_context<F>::impl {
     // The default for G1 depends on the pairs to accumulate and their runs per bucket (AFFINE_PAIRS,
     // AFFINE_RUN).
     static bool affine_by_default(size_t pairs, size_t buckets) {
-        return !is_g1 || (pairs >= AFFINE_PAIRS && pairs >= AFFINE_RUN * buckets);
+        return !is_g1 || affine_runs_pay(pairs, buckets);
     }
     static unsigned variant_of(const msm_options& opt, size_t pairs = 0, size_t buckets = 1) {
         if (opt.accumulate_variant) return opt.accumulate_variant;
