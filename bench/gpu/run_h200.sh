@@ -27,7 +27,8 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # "--max-log-msm 24 --accumulate-variant 9 --affine-rounds 4; --max-log-msm 24 --g2"), each checked against
 # the default options' result. "kernelsums": every kernel of cuzk_bench_gpu --one-msm KERNELSUM_ARGS timed by ncu
 # (--cache-control none, one metric: no replay), summed per kernel name for each MSM run (ncu_kernel_sums.py).
-BENCH_MODES=${BENCH_MODES:-kernels multiples partition}
+# Unset: the three defaults; set but empty: no benchmark, the tests alone.
+BENCH_MODES=${BENCH_MODES-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
 
