@@ -31,18 +31,18 @@ TEST(MsmWindow, BatchAffineWhereRunsAreLong) {
 // A pair's price: a mixed addition outside the batch-affine rounds, falling with the run inside them,
 // never rising, and continuous where the log-linear part meets the floor.
 TEST(MsmWindow, PairCostFallsWithTheRun) {
-    const double many = double(pow2(30));
-    EXPECT_EQ(cuda::pair_cost(false, many, 1000), 1.0);            // G2: the same price at every run
-    EXPECT_EQ(cuda::pair_cost(true, double(pow2(20)), 1000), 1.0);  // too few pairs for the rounds
-    EXPECT_EQ(cuda::pair_cost(true, many, 40), 1.0);                // below AFFINE_RUN
+    const size_t many = pow2(30);
+    EXPECT_EQ(cuda::pair_cost(false, many, many / 1000), 1.0);       // G2: the same price at every run
+    EXPECT_EQ(cuda::pair_cost(true, pow2(20), pow2(20) / 1000), 1.0);  // too few pairs for the rounds
+    EXPECT_EQ(cuda::pair_cost(true, many, many / 40), 1.0);          // below AFFINE_RUN
     double prev = 1.0;
-    for (double run = double(cuda::AFFINE_RUN); run < 512; run += 0.5) {
-        const double a = cuda::pair_cost(true, many, run);
-        EXPECT_LE(a, prev) << "run " << run;
-        EXPECT_GE(a, 0.81) << "run " << run;
+    for (size_t buckets = many / cuda::AFFINE_RUN; buckets > many / 512; buckets -= buckets / 256) {
+        const double a = cuda::pair_cost(true, many, buckets);
+        EXPECT_LE(a, prev) << "run " << double(many) / double(buckets);
+        EXPECT_GE(a, 0.81) << "run " << double(many) / double(buckets);
         prev = a;
     }
-    EXPECT_NEAR(cuda::pair_cost(true, many, 63.999), cuda::pair_cost(true, many, 64), 1e-4);
+    EXPECT_NEAR(cuda::pair_cost(true, many, many / 64 + 1), cuda::pair_cost(true, many, many / 64), 1e-4);
 }
 
 // The widths measured: the H MSM keeps 22 (638 ms against 646 at 20); the partition's L and A (13.0M random
@@ -75,7 +75,7 @@ TEST(MsmWindow, MultiplesWidthsAndChoice) {
     for (unsigned l : {22u, 24u, 26u}) {
         const size_t m = pow2(l);
         const unsigned pc = cuda::choose_multiples_window(m);
-        EXPECT_LT(cuda::multiples_cost_a(true, m, pc), cuda::plain_cost(true, m, cuda::choose_window(true, m)))
+        EXPECT_LT(cuda::multiples_cost(true, m, pc), cuda::plain_cost(true, m, cuda::choose_window(true, m)))
             << "2^" << l;
     }
 }

@@ -910,7 +910,7 @@ struct msm_context<F>::impl {
                 pc != 0 && opt.use_multiples &&
                 (opt.window_bits == pc ||
                  (opt.window_bits == 0 &&
-                  multiples_cost_a(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
+                  multiples_cost(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
                 windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
             c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(is_g1, m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");

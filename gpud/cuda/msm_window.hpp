@@ -41,16 +41,17 @@ constexpr unsigned MAX_MULTIPLES_WINDOW = 24;
 // 13.4M random scalars of a 2^27 PoRep-like MSM (125.3 ms) where c = 18 took 115.7. With it: 2^24 random
 // c = 19, 97.5 ms; 2^26 random c = 20, 329.4 against 401.1 at c = 22; 2^27 PoRep-like c = 19, 117.0; the
 // partition's L and A (c = 18) 112.6 ms each against 122.1, B_G1 (c = 16) 42.0 against 47.5; the H MSM keeps
-// c = 22 (638.3 ms against 646.0 at c = 20). MAX_PLAIN_WINDOW bounds bucket
-// memory.
+// c = 22 (638.3 ms against 646.0 at c = 20). MAX_PLAIN_WINDOW bounds bucket memory.
 inline unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
-inline double pair_cost(bool g1, double pairs, double run) {
-    if (!g1 || pairs < double(AFFINE_PAIRS) || run < double(AFFINE_RUN)) return 1.0;
+// |pairs| sorted pairs in |buckets| buckets.
+inline double pair_cost(bool g1, size_t pairs, size_t buckets) {
+    if (!g1 || !affine_runs_pay(pairs, buckets)) return 1.0;
+    const double run = double(pairs) / double(buckets);
     return run >= 64 ? 0.81 : 0.90 - 0.09 * std::log2(run / 32);
 }
 inline double plain_cost(bool g1, size_t m, unsigned c) {
-    const double w = double(windows_for(c)), buckets = double(1u << (c - 1));
-    return double(m) * w * pair_cost(g1, double(m) * w, double(m) / buckets) + 3.0 * w * buckets;
+    const size_t w = windows_for(c), buckets = size_t(1) << (c - 1);
+    return double(m * w) * pair_cost(g1, m * w, w * buckets) + 3.0 * double(w * buckets);
 }
 inline unsigned choose_window(bool g1, size_t m) {
     unsigned best = 6;
@@ -63,16 +64,15 @@ inline unsigned choose_window(bool g1, size_t m) {
 // window's reduction, so wider windows pay (fewer of them) until the 2^(c-1) buckets' reduction weighs.
 // The width of the multiples is chosen with a = 1 (the widths measured against the targets, 22 at 2^24 and
 // 24 at 2^26, are what it gives); whether to run through them is decided against plain_cost with each side's
-// own pair cost (multiples_cost_a: the multiples' runs per bucket are W times the plain ones').
-inline double multiples_cost(size_t m, unsigned c) { return double(m) * windows_for(c) + 3.0 * double(1u << (c - 1)); }
-inline double multiples_cost_a(bool g1, size_t m, unsigned c) {
-    const double pairs = double(m) * windows_for(c), buckets = double(1u << (c - 1));
-    return pairs * pair_cost(g1, pairs, pairs / buckets) + 3.0 * buckets;
+// own pair cost (g1: the multiples' runs per bucket are W times the plain ones').
+inline double multiples_cost(bool g1, size_t m, unsigned c) {
+    const size_t pairs = m * windows_for(c), buckets = size_t(1) << (c - 1);
+    return double(pairs) * pair_cost(g1, pairs, buckets) + 3.0 * double(buckets);
 }
 inline unsigned choose_multiples_window(size_t n) {
     unsigned best = 16;
     for (unsigned c = 17; c <= MAX_MULTIPLES_WINDOW; ++c) {
-        if (multiples_cost(n, c) < multiples_cost(n, best)) best = c;
+        if (multiples_cost(false, n, c) < multiples_cost(false, n, best)) best = c;
     }
     return best;
 }
