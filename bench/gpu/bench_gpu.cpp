@@ -12,11 +12,12 @@
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c]
-//                  [--accumulate-variant V] [--affine-rounds R] [--affine-schedule S] [--affine-threads T]
+//                  [--accumulate-variant V] [--affine-rounds R] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
 //                  [--affine-invert-group G] [--affine-batch-log B] [--chunk K] [--reps 5]
 //   (one MSM timed with those msm_options and checked against the default options' result)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--host-points] [--h-sweep]
+//                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
@@ -229,6 +230,24 @@ int arg_int(int argc, char** argv, const char* name, int def) {
     return def;
 }
 
+// A comma-separated list of numbers ("37,165"); {def} when the flag is absent.
+std::vector<unsigned> arg_list(int argc, char** argv, const char* name, unsigned def) {
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], name) != 0) continue;
+        std::vector<unsigned> v;
+        for (const char* p = argv[i + 1]; *p;) {
+            char* end = nullptr;
+            const unsigned long x = std::strtoul(p, &end, 10);
+            if (end == p) throw std::invalid_argument(std::string(name) + ": not a list of numbers: " + argv[i + 1]);
+            v.push_back(unsigned(x));
+            p = *end == ',' ? end + 1 : end;
+            if (*end && *end != ',') throw std::invalid_argument(std::string(name) + ": not a list of numbers: " + argv[i + 1]);
+        }
+        return v;
+    }
+    return {def};
+}
+
 
 // Wall time of f() (every call below returns synchronised).
 double time_ms(const std::function<void()>& f) {
@@ -370,6 +389,13 @@ int partition_bench(int argc, char** argv) {
         }
         const bool kernels_only = has_flag(argc, argv, "--kernels-only");
         unsigned h_passes = 0;
+        // Batch-affine schedules and threads per block other than the defaults (msm_options; 0: the default),
+        // to time a candidate in the partition before it becomes the default.
+        cuda::msm_options g1_opt, g2_opt;
+        g1_opt.affine_schedule = unsigned(arg_int(argc, argv, "--g1-affine-schedule", 0));
+        g1_opt.affine_threads = unsigned(arg_int(argc, argv, "--g1-affine-threads", 0));
+        g2_opt.affine_schedule = unsigned(arg_int(argc, argv, "--g2-affine-schedule", 0));
+        g2_opt.affine_threads = unsigned(arg_int(argc, argv, "--g2-affine-threads", 0));
 
         std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total;
         // Pinned: copies (rows, L + B_G2, A, B), registration (rows, L, A, B) and unregistration.
@@ -394,17 +420,17 @@ int partition_bench(int argc, char** argv) {
             double thm = time_ms([&] {
                 g1.upload_scalars_device(ntt.device_data(0), n_h);
                 cuda::msm_report hr;
-                g1.run_uploaded_range(first_h, n_h, &hr);
+                g1.run_uploaded_range(first_h, n_h, &hr, g1_opt);
                 h_passes = hr.passes;
             });
             double lup = time_ms([&] { g1.upload_scalars(aux); });
-            double tl = time_ms([&] { g1.run_uploaded_range(first_l, n_l); });
+            double tl = time_ms([&] { g1.run_uploaded_range(first_l, n_l, nullptr, g1_opt); });
             double aup = time_ms([&] { g1.upload_scalars(a_sc); });
-            double ta = time_ms([&] { g1.run_uploaded_range(first_a, n_a); });
+            double ta = time_ms([&] { g1.run_uploaded_range(first_a, n_a, nullptr, g1_opt); });
             double bup = time_ms([&] { g1.upload_scalars(b_sc); });
-            double tb = time_ms([&] { g1.run_uploaded_range(first_b, n_b); });
+            double tb = time_ms([&] { g1.run_uploaded_range(first_b, n_b, nullptr, g1_opt); });
             double bup2 = time_ms([&] { g2.upload_scalars(b_sc); });
-            double tb2 = time_ms([&] { g2.run_uploaded(n_b); });
+            double tb2 = time_ms([&] { g2.run_uploaded(n_b, nullptr, g2_opt); });
             const double kern = th + thm + tl + ta + tb + tb2;
             peak = std::max(peak, device_used_gib());
             if (kernels_only) {
@@ -514,17 +540,17 @@ int partition_bench(int argc, char** argv) {
             ntt.compute_h_resident(L);
             ntt.synchronize();
             g1.upload_scalars_device(ntt.device_data(0), n_h);
-            g1.run_uploaded_range(first_h, n_h);
+            g1.run_uploaded_range(first_h, n_h, nullptr, g1_opt);
             g1.upload_scalars(aux);
-            g1.run_uploaded_range(first_l, n_l);
+            g1.run_uploaded_range(first_l, n_l, nullptr, g1_opt);
             g1.upload_scalars(a_sc);
-            g1.run_uploaded_range(first_a, n_a);
+            g1.run_uploaded_range(first_a, n_a, nullptr, g1_opt);
             g1.upload_scalars(b_sc);
-            return g1.run_uploaded_range(first_b, n_b);
+            return g1.run_uploaded_range(first_b, n_b, nullptr, g1_opt);
         };
         auto g2_work = [&] {
             g2.upload_scalars(b_sc);
-            return g2.run_uploaded(n_b);
+            return g2.run_uploaded(n_b, nullptr, g2_opt);
         };
         auto gpu_work = [&](int rep) {
             for (int sl = 0; sl < 3; ++sl) ntt.fill_random(sl, L, 5000 + 3 * rep + sl);
@@ -672,35 +698,45 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         opt.window_bits = unsigned(arg_int(argc, argv, "--window-bits", 0));
         const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
         if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
-        opt.affine_schedule = unsigned(arg_int(argc, argv, "--affine-schedule", 0));
-        opt.affine_threads = unsigned(arg_int(argc, argv, "--affine-threads", 0));
         opt.affine_invert_group = unsigned(arg_int(argc, argv, "--affine-invert-group", 0));
         // --with-multiples C: through precomputed window multiples of width C, the default run as well.
         const unsigned mc = unsigned(arg_int(argc, argv, "--with-multiples", 0));
         if (mc && ctx.precompute_window_multiples(mc) != mc)
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
-        bool same = true;
-        cuda::msm_report rep;
-        double ms = median_ms(reps, [&] { same = same && ctx.run_uploaded(n, &rep, opt) == want; });
-        cuda::msm_options timed = opt;
-        timed.timing = true;
-        ctx.run_uploaded(n, &rep, timed);
-        std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, chunk %u, "
-                    "c %u%s, batch 2^%d; phases ms: sort %.1f, accumulate %.1f, reduce %.1f), %s\n",
-                    std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
-                    rep.accumulate_variant, opt.affine_rounds, opt.affine_schedule, opt.affine_threads,
-                    opt.affine_invert_group, opt.chunk,
-                    rep.window_bits, rep.multiples ? " with multiples" : "", batch_log, rep.ms_sort, rep.ms_accumulate,
-                    rep.ms_reduce, same ? "== default options" : "MISMATCH with the default options");
-        if (rep.accumulate_variant == 9) {
-            using R = cuda::msm_report;
-            std::printf("  batch-affine kernels within the accumulation, ms (one stream only): first pairs %.1f, "
-                        "inversions %.1f, sums %.1f, later pairs %.1f, rests %.1f\n",
-                        rep.ms_affine[R::AFFINE_FIRST_PAIRS], rep.ms_affine[R::AFFINE_INVERT],
-                        rep.ms_affine[R::AFFINE_SUMS], rep.ms_affine[R::AFFINE_PAIRS], rep.ms_affine[R::AFFINE_REST]);
+        // --affine-schedule and --affine-threads may be lists ("37,165"): each pair timed in turn on the same
+        // points and scalars.
+        bool all_same = true;
+        for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0)) {
+            for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0)) {
+                opt.affine_schedule = schedule;
+                opt.affine_threads = threads;
+                bool same = true;
+                cuda::msm_report rep;
+                double ms = median_ms(reps, [&] { same = same && ctx.run_uploaded(n, &rep, opt) == want; });
+                cuda::msm_options timed = opt;
+                timed.timing = true;
+                ctx.run_uploaded(n, &rep, timed);
+                std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, "
+                            "chunk %u, c %u%s, batch 2^%d; phases ms: sort %.1f, accumulate %.1f, reduce %.1f), %s\n",
+                            std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
+                            rep.accumulate_variant, opt.affine_rounds, opt.affine_schedule, opt.affine_threads,
+                            opt.affine_invert_group, opt.chunk, rep.window_bits, rep.multiples ? " with multiples" : "",
+                            batch_log, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
+                            same ? "== default options" : "MISMATCH with the default options");
+                if (rep.accumulate_variant == 9) {
+                    using R = cuda::msm_report;
+                    std::printf("  batch-affine kernels within the accumulation, ms (one stream only): first pairs %.1f, "
+                                "inversions %.1f, sums %.1f, later pairs %.1f, rests %.1f\n",
+                                rep.ms_affine[R::AFFINE_FIRST_PAIRS], rep.ms_affine[R::AFFINE_INVERT],
+                                rep.ms_affine[R::AFFINE_SUMS], rep.ms_affine[R::AFFINE_PAIRS],
+                                rep.ms_affine[R::AFFINE_REST]);
+                }
+                std::fflush(stdout);
+                all_same = all_same && same;
+            }
         }
-        return same ? 0 : 1;
+        return all_same ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 1;
