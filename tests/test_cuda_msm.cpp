@@ -194,15 +194,15 @@ TEST_F(CudaMsm, G1BatchAffineRoundsMatchCpu) {
 }
 
 // Every schedule of the rounds (msm_options::affine_schedule: rest beside the next batch's pairs or not, pairs
-// made in the previous round's walk or in a pass of their own, one stream or two) and block sizes, over
-// several batches.
+// made in the previous round's walk or in a pass of their own, one stream or two, round 0's sums' registers capped
+// or not) and block sizes, over several batches.
 TEST_F(CudaMsm, G1BatchAffineSchedulesMatchCpu) {
     auto pts = make_points(g1_generator(), 1 << 13, 16);
     for (size_t i = 1; i < pts.size(); i += 5) pts[i] = i % 2 ? pts[i - 1] : -pts[i - 1];
     cuda::g1_msm_context gpu;
     gpu.upload_points(pts);
     uint64_t seed = 290;
-    for (unsigned schedule : {4u, 5u, 6u, 7u, 12u, 14u, 21u, 37u, 54u, 60u}) {
+    for (unsigned schedule : {4u, 5u, 6u, 7u, 12u, 14u, 21u, 37u, 54u, 60u, 68u, 101u, 117u}) {
         for (unsigned threads : {0u, 32u, 96u}) {
             for (unsigned rounds : {1u, 2u, 3u}) {
                 cuda::msm_options opt;

@@ -73,9 +73,16 @@ constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
 // Rounds (tenth session, H200, with the lockstep walks, G1 schedule 5): G1 4 (2^24 80.2 ms against 80.65 with
 // 3; 2^26 289.8 against 290.0), G2 6 (2^24 267.8 ms; 271.4 with 5, 276.0 with 4, 270.5 with 7, 272.7 with 8;
 // 272.7 with 6 in a later run: the G2 figure moves by ~2 % between runs).
+// G1's round-0 sums with their registers capped at 128 (bit 64, pair_sums_capped_kernel: 16 warps per SM
+// against 12 at 140 registers, 36 bytes spilled; schedule 101 = 37 + 64), twelfth session, H200: 2^27 random
+// 633.5 ms against 636.5, 2^24 through multiples 79.2 against 79.6, 2^26 286.1 against 287.6, 2^27
+// PoRep-like 116.3 against 116.8, the partition's kernels 1,449.2 against 1,454.9. Capping the later
+// rounds' sums too (128 to 136 registers uncapped) lost: 2^27 641.7 ms (644.9 without round 0's). Two chunks
+// per thread in the sums, so that each thread multiplies in two independent chains (244 registers, 8 warps
+// per SM), lost far more: 2^27 713.8 ms with the later rounds so, 765.9 with round 0, 841.0 with both.
 constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
 constexpr unsigned G1_AFFINE_ROUNDS = 4, G2_AFFINE_ROUNDS = 6;
-constexpr unsigned G1_AFFINE_SCHEDULE = 37, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
+constexpr unsigned G1_AFFINE_SCHEDULE = 101, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
 constexpr size_t BATCH_AFFINE_BYTES = (size_t(1) << 26) * (96 + 4 + 48);
 // Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
@@ -558,7 +565,19 @@ struct msm_context<F>::impl {
             const unsigned grid = grid_for(nseg, T);
             const bool next = r + 1 < rounds && fuse_pairs;
             const bool lockstep = (schedule & (r == 0 ? 16 : 32)) != 0;
+            const bool capped = r == 0 && (schedule & 64) != 0;
             auto launch = [&]<bool FIRST, bool NEXT, bool FORWARD>() {
+                if constexpr (is_g1 && FIRST && !NEXT) {
+                    if (capped) {
+                        if (lockstep)
+                            ba::pair_sums_capped_kernel<AF, FIRST, NEXT, FORWARD, true>
+                                <<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, inverses, totals);
+                        else
+                            ba::pair_sums_capped_kernel<AF, FIRST, NEXT, FORWARD, false>
+                                <<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, inverses, totals);
+                        return;
+                    }
+                }
                 if (lockstep)
                     ba::pair_sums_kernel<AF, FIRST, NEXT, FORWARD, true>
                         <<<grid, T, 0, st>>>(s, apts, ks, vs, total, k0, nseg, c, r, inverses, totals);

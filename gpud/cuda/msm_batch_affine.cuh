@@ -543,6 +543,20 @@ __global__ void pair_sums_kernel(scratch sc, const dev_affine<F>* __restrict__ p
                                            next_totals);
 }
 
+// pair_sums_kernel with its registers capped at 128 (affine_schedule bits 64 and 128, G1 only): 16 warps per
+// SM where the uncapped kernel takes up to 140 registers (12 warps), at the price of a few spilled bytes.
+template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP>
+__global__ void __maxnreg__(128)
+    pair_sums_capped_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
+                            const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
+                            size_t total, size_t k0, size_t nseg, unsigned c, unsigned r,
+                            const F* __restrict__ inverses, F* next_totals) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < nseg)
+        pair_sums<F, FIRST, NEXT, FORWARD, LOCKSTEP>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses,
+                                                     next_totals);
+}
+
 template <class F>
 __global__ void accumulate_rest_kernel(scratch sc, const uint32_t* __restrict__ keys_sorted, size_t total, size_t k0,
                                        size_t nseg, unsigned c, unsigned rounds, chunk_results<dev_xyzz<F>> out) {
