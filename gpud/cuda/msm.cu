@@ -672,8 +672,9 @@ struct msm_context<F>::impl {
         if (!is_g1) return G2_ACCUMULATE_VARIANT;
         return affine_by_default(pairs, buckets) ? 9 : G1_ACCUMULATE_VARIANT;
     }
+    // |pass_bytes|: what the run and this pass hold beside the accumulation (fixed_scratch, window_scratch).
     void launch_accumulate(unsigned variant, const msm_options& opt, size_t chunks, const point_t* pts, size_t total,
-                           unsigned chunk, unsigned c) {
+                           unsigned chunk, unsigned c, size_t pass_bytes) {
         // Variant 9's scratch per sorted pair: the point slots (x, y), the key and half a product in each of
         // two product buffers (a round's and the next one's).
         constexpr size_t ba_pair_bytes = sizeof(point_t) + 4 + sizeof(DF);
@@ -683,8 +684,13 @@ struct msm_context<F>::impl {
                                                       : G2_AFFINE_SCHEDULE;
         const unsigned threads = opt.affine_threads ? opt.affine_threads : BATCH_AFFINE_THREADS;
         const unsigned group = opt.affine_invert_group ? opt.affine_invert_group : batch_affine::INVERT_GROUP;
-        // Under a scratch limit, the batches' two scratch sets take an eighth of it at most.
-        const size_t ba_bytes = scratch_limit ? std::min(BATCH_AFFINE_BYTES, scratch_limit / 16) : BATCH_AFFINE_BYTES;
+        // Under a scratch limit, the batches' two scratch sets take what the pass leaves of it (at least an
+        // eighth of it, as scratch_estimate counts on; at most their size without a limit). Why not an eighth
+        // always: the partition's B_G2 (44M points, 4.4M random, 70M sorted pairs) had a 7.7 GiB limit on an
+        // H200, and sets of 1.8M pairs made 40 batches whose launches filled under half of the GPU.
+        const size_t ba_left = scratch_limit > pass_bytes ? (scratch_limit - pass_bytes) / 2 : 0;
+        const size_t ba_bytes =
+            scratch_limit ? std::min(BATCH_AFFINE_BYTES, std::max(ba_left, scratch_limit / 16)) : BATCH_AFFINE_BYTES;
         const size_t batch =
             opt.affine_batch_pairs ? opt.affine_batch_pairs : std::max<size_t>(1, ba_bytes / ba_pair_bytes);
         if constexpr (is_g1) {
@@ -771,7 +777,8 @@ struct msm_context<F>::impl {
         tail.reserve(chunks);
         head_state.reserve(chunks);
         tail_bucket.reserve(chunks);
-        launch_accumulate(variant, opt, chunks, acc_pts, total, chunk, c);
+        launch_accumulate(variant, opt, chunks, acc_pts, total, chunk, c,
+                          fixed_scratch(run_n, m) + size_t(group) * window_scratch(m, c));
         CUDA_LAUNCH_OK("accumulate_kernel");
         head_first.reserve(chunks);
         head_last.reserve(chunks);
@@ -1192,7 +1199,8 @@ size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per
     const size_t rest = impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c);
     // The batch-affine rounds' two scratch sets, where the run takes them by default (G2; G1 with long runs
     // per bucket, as the H query's random scalars): at their default size without a limit; under one they
-    // take an eighth of it (launch_accumulate), so a limit x covers rest + x / 8 from x = 8 rest / 7. All
+    // take what the pass leaves of it, at least an eighth (launch_accumulate), so a limit x covers rest + x / 8
+    // from x = 8 rest / 7. All
     // the windows in one pass count as no limit (the most the sets take).
     if (!impl::affine_by_default(size_t(per_pass) * m, size_t(per_pass) << (c - 1))) return rest;
     return per_pass == windows ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
