@@ -11,8 +11,8 @@
 //   cuzk_bench_gpu [--max-log-msm 26] [--max-log-ntt 27] [--reps 5] [--ntt-only] [--sweep-log L]
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
-//   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c]
-//                  [--accumulate-variant V] [--affine-rounds R] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
+//   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c[,c...]]
+//                  [--accumulate-variant V] [--affine-rounds R[,R...]] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
 //                  [--affine-invert-group G] [--affine-batch-log B] [--chunk K] [--reps 5]
 //   (one MSM timed with those msm_options and checked against the default options' result)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
@@ -693,9 +693,7 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         ctx.upload_scalars(sc);
         cuda::msm_options opt;
         opt.accumulate_variant = unsigned(arg_int(argc, argv, "--accumulate-variant", 0));
-        opt.affine_rounds = unsigned(arg_int(argc, argv, "--affine-rounds", 0));
         opt.chunk = unsigned(arg_int(argc, argv, "--chunk", 0));
-        opt.window_bits = unsigned(arg_int(argc, argv, "--window-bits", 0));
         const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
         if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
         opt.affine_invert_group = unsigned(arg_int(argc, argv, "--affine-invert-group", 0));
@@ -704,37 +702,43 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         if (mc && ctx.precompute_window_multiples(mc) != mc)
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
-        // --affine-schedule and --affine-threads may be lists ("37,165"): each pair timed in turn on the same
-        // points and scalars.
+        // --window-bits, --affine-rounds, --affine-schedule and --affine-threads may be lists ("37,165"): each
+        // combination timed in turn on the same points and scalars.
+        std::vector<cuda::msm_options> runs;
+        for (unsigned bits : arg_list(argc, argv, "--window-bits", 0))
+            for (unsigned rounds : arg_list(argc, argv, "--affine-rounds", 0))
+                for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0))
+                    for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0)) {
+                        runs.push_back(opt);
+                        runs.back().window_bits = bits;
+                        runs.back().affine_rounds = rounds;
+                        runs.back().affine_schedule = schedule;
+                        runs.back().affine_threads = threads;
+                    }
         bool all_same = true;
-        for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0)) {
-            for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0)) {
-                opt.affine_schedule = schedule;
-                opt.affine_threads = threads;
-                bool same = true;
-                cuda::msm_report rep;
-                double ms = median_ms(reps, [&] { same = same && ctx.run_uploaded(n, &rep, opt) == want; });
-                cuda::msm_options timed = opt;
-                timed.timing = true;
-                ctx.run_uploaded(n, &rep, timed);
-                std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, "
-                            "chunk %u, c %u%s, batch 2^%d; phases ms: sort %.1f, accumulate %.1f, reduce %.1f), %s\n",
-                            std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
-                            rep.accumulate_variant, opt.affine_rounds, opt.affine_schedule, opt.affine_threads,
-                            opt.affine_invert_group, opt.chunk, rep.window_bits, rep.multiples ? " with multiples" : "",
-                            batch_log, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
-                            same ? "== default options" : "MISMATCH with the default options");
-                if (rep.accumulate_variant == 9) {
-                    using R = cuda::msm_report;
-                    std::printf("  batch-affine kernels within the accumulation, ms (one stream only): first pairs %.1f, "
-                                "inversions %.1f, sums %.1f, later pairs %.1f, rests %.1f\n",
-                                rep.ms_affine[R::AFFINE_FIRST_PAIRS], rep.ms_affine[R::AFFINE_INVERT],
-                                rep.ms_affine[R::AFFINE_SUMS], rep.ms_affine[R::AFFINE_PAIRS],
-                                rep.ms_affine[R::AFFINE_REST]);
-                }
-                std::fflush(stdout);
-                all_same = all_same && same;
+        for (const cuda::msm_options& o : runs) {
+            bool same = true;
+            cuda::msm_report rep;
+            double ms = median_ms(reps, [&] { same = same && ctx.run_uploaded(n, &rep, o) == want; });
+            cuda::msm_options timed = o;
+            timed.timing = true;
+            ctx.run_uploaded(n, &rep, timed);
+            std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, "
+                        "chunk %u, c %u%s, batch 2^%d; phases ms: sort %.1f, accumulate %.1f, reduce %.1f), %s\n",
+                        std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
+                        rep.accumulate_variant, o.affine_rounds, o.affine_schedule, o.affine_threads,
+                        o.affine_invert_group, o.chunk, rep.window_bits, rep.multiples ? " with multiples" : "",
+                        batch_log, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
+                        same ? "== default options" : "MISMATCH with the default options");
+            if (rep.accumulate_variant == 9) {
+                using R = cuda::msm_report;
+                std::printf("  batch-affine kernels within the accumulation, ms (one stream only): first pairs %.1f, "
+                            "inversions %.1f, sums %.1f, later pairs %.1f, rests %.1f\n",
+                            rep.ms_affine[R::AFFINE_FIRST_PAIRS], rep.ms_affine[R::AFFINE_INVERT],
+                            rep.ms_affine[R::AFFINE_SUMS], rep.ms_affine[R::AFFINE_PAIRS], rep.ms_affine[R::AFFINE_REST]);
             }
+            std::fflush(stdout);
+            all_same = all_same && same;
         }
         return all_same ? 0 : 1;
     } catch (const std::exception& e) {
