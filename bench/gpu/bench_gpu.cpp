@@ -236,6 +236,8 @@ std::vector<unsigned> arg_list(int argc, char** argv, const char* name, unsigned
         if (std::strcmp(argv[i], name) != 0) continue;
         std::vector<unsigned> v;
         for (const char* p = argv[i + 1]; *p;) {
+            if (*p < '0' || *p > '9')  // strtoul would take a sign or spaces
+                throw std::invalid_argument(std::string(name) + ": not a list of numbers: " + argv[i + 1]);
             char* end = nullptr;
             const unsigned long x = std::strtoul(p, &end, 10);
             if (end == p) throw std::invalid_argument(std::string(name) + ": not a list of numbers: " + argv[i + 1]);

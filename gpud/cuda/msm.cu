@@ -76,10 +76,11 @@ constexpr unsigned G2_ACCUMULATE_VARIANT = 9, G2_CHUNK = 64;
 // G1's round-0 sums with their registers capped at 128 (bit 64, pair_sums_capped_kernel: 16 warps per SM
 // against 12 at 140 registers, 36 bytes spilled; schedule 101 = 37 + 64), twelfth session, H200: 2^27 random
 // 633.5 ms against 636.5, 2^24 through multiples 79.2 against 79.6, 2^26 286.1 against 287.6, 2^27
-// PoRep-like 116.3 against 116.8, the partition's kernels 1,449.2 against 1,454.9. Capping the later
-// rounds' sums too (128 to 136 registers uncapped) lost: 2^27 641.7 ms (644.9 without round 0's). Two chunks
-// per thread in the sums, so that each thread multiplies in two independent chains (244 registers, 8 warps
-// per SM), lost far more: 2^27 713.8 ms with the later rounds so, 765.9 with round 0, 841.0 with both.
+// PoRep-like 116.3 against 116.8, the partition's kernels 1,449.2 against 1,454.9 (1,453.6 in a later run with
+// 101 as the default: within the noise there). Capping the later rounds' sums too (128 to 136 registers
+// uncapped) lost: 2^27 641.7 ms (644.9 without round 0's). Two chunks per thread in the sums, so that each
+// thread multiplies in two independent chains (244 registers, 8 warps per SM), lost far more: 2^27 713.8 ms
+// with the later rounds so, 765.9 with round 0, 841.0 with both.
 constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
 constexpr unsigned G1_AFFINE_ROUNDS = 4, G2_AFFINE_ROUNDS = 6;
 constexpr unsigned G1_AFFINE_SCHEDULE = 101, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
@@ -1200,8 +1201,7 @@ size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per
     // The batch-affine rounds' two scratch sets, where the run takes them by default (G2; G1 with long runs
     // per bucket, as the H query's random scalars): at their default size without a limit; under one they
     // take what the pass leaves of it, at least an eighth (launch_accumulate), so a limit x covers rest + x / 8
-    // from x = 8 rest / 7. All
-    // the windows in one pass count as no limit (the most the sets take).
+    // from x = 8 rest / 7. All the windows in one pass count as no limit (the most the sets take).
     if (!impl::affine_by_default(size_t(per_pass) * m, size_t(per_pass) << (c - 1))) return rest;
     return per_pass == windows ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
 }

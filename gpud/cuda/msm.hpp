@@ -44,9 +44,8 @@ struct msm_options {
     // pairs in one launch (else one after the other); 2 makes each round's pairs in the walk of the round
     // before (else in a pass of their own); 8 (without 1) alternates the batches between two streams; 16 and
     // 32 walk round 0's and the later rounds' sums in lockstep, one pair per step (msm_batch_affine.cuh); 64
-    // and 128 (G1, without bit 2) run round 0's and the later rounds' sums with their registers capped at 128
-    // (pair_sums_capped_kernel); 4 marks the schedule as given (so 4 alone is none of them). And its threads
-    // per block (0: 128).
+    // (G1, without bit 2) runs round 0's sums with their registers capped at 128 (pair_sums_capped_kernel); 4
+    // marks the schedule as given (so 4 alone is none of them). And its threads per block (0: 128).
     unsigned affine_schedule = 0;
     unsigned affine_threads = 0;
     unsigned affine_invert_group = 0;  // variant 9: chunk totals per field inversion (0: 16)
