@@ -26,6 +26,27 @@ dev_fr to_dev(const ff::fr_t& x) {
     return r;
 }
 
+// An element through two 16-byte loads (dev_fr is 16-byte aligned). Multiplied where it lies in memory, an
+// element is read a word at a time, each word again before each row of the multiplication that uses it
+// (nvcc does not merge loads across the carry chains' asm statements): on an H200, 2^27 forward took 56.1 ms
+// that way against 50.7, H at 2^27 388.9 against 336.3 (BENCHMARKS.md, thirteenth session). load_twiddle reads
+// tables no kernel writes (through the read-only cache); load_element reads data a kernel may also write.
+__device__ __forceinline__ dev_fr from_words(const uint4 (&w)[2]) {
+    dev_fr r;
+    memcpy(&r, w, sizeof r);
+    return r;
+}
+__device__ __forceinline__ dev_fr load_twiddle(const dev_fr* p) {
+    const uint4* q = reinterpret_cast<const uint4*>(p);
+    const uint4 w[2] = {__ldg(q), __ldg(q + 1)};
+    return from_words(w);
+}
+__device__ __forceinline__ dev_fr load_element(const dev_fr* p) {
+    const uint4* q = reinterpret_cast<const uint4*>(p);
+    const uint4 w[2] = {__ldcg(q), __ldcg(q + 1)};
+    return from_words(w);
+}
+
 __device__ __forceinline__ dev_fr pow_u64(dev_fr base, uint64_t e) {
     dev_fr r = dev_fr::one();
     while (e) {
@@ -57,7 +78,7 @@ __global__ void scale_powers_kernel(dev_fr* x, size_t n, dev_fr w, dev_fr s) {
     dev_fr p = pow_u64(w, lo) * s;
     size_t hi = min(n, lo + POW_RUN);
     for (size_t i = lo; i < hi; ++i) {
-        x[i] = x[i] * p;
+        x[i] = load_element(x + i) * p;
         p = p * w;
     }
 }
@@ -69,7 +90,7 @@ struct coset_powers {
     const dev_fr* hi = nullptr;
     unsigned split = 0;
     __device__ __forceinline__ dev_fr at(size_t p) const {
-        return lo[p & ((size_t(1) << split) - 1)] * hi[p >> split];
+        return load_twiddle(lo + (p & ((size_t(1) << split) - 1))) * load_twiddle(hi + (p >> split));
     }
 };
 
@@ -84,7 +105,7 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
     auto factor = [&](size_t p) { return coset.lo ? coset.at(p) : s; };
     const bool any = scale || coset.lo;
     if (i < r) {
-        dev_fr a = x[i], b = x[r];
+        dev_fr a = load_element(x + i), b = load_element(x + r);
         if (any) {
             a = a * factor(r);
             b = b * factor(i);
@@ -92,7 +113,7 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
         x[i] = b;
         x[r] = a;
     } else if (any) {
-        x[i] = x[i] * factor(i);
+        x[i] = load_element(x + i) * factor(i);
     }
 }
 
@@ -141,7 +162,7 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
         unsigned g = strided ? l % G : l >> k;
         const size_t p = global_index(m, g);
         if (DIT && pre.lo) {
-            tile[l] = x[p] * pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n)));
+            tile[l] = load_element(x + p) * pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n)));
         } else {
             tile[l] = x[p];
         }
@@ -171,13 +192,13 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
                     const size_t j = (size_t(m0 & ((1u << rb) - 1)) << (h - k)) | lo;
                     dev_fr u = v[e], w = v[e | (1 << t)];
                     if constexpr (DIT) {
-                        if (j != 0) w = w * table[j << (log_table - 1 - s)];
+                        if (j != 0) w = w * load_twiddle(table + (j << (log_table - 1 - s)));
                         v[e] = u + w;
                         v[e | (1 << t)] = u - w;
                     } else {
                         v[e] = u + w;
                         dev_fr d = u - w;
-                        v[e | (1 << t)] = j == 0 ? d : d * table[j << (log_table - 1 - s)];
+                        v[e | (1 << t)] = j == 0 ? d : d * load_twiddle(table + (j << (log_table - 1 - s)));
                     }
                 }
             }
@@ -216,7 +237,7 @@ __global__ void h_pointwise_kernel(dev_fr* a, const dev_fr* __restrict__ b, cons
                                    dev_fr z) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    a[i] = (a[i] * b[i] - c[i]) * z;
+    a[i] = (load_element(a + i) * load_element(b + i) - load_element(c + i)) * z;
 }
 
 // Pseudo-random elements below 2^254 < r (splitmix64 per limb), in Montgomery form as stored.
