@@ -13,7 +13,7 @@
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c[,c...]]
 //                  [--accumulate-variant V] [--affine-rounds R[,R...]] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
-//                  [--affine-invert-group G] [--affine-batch-log B] [--chunk K] [--reps 5]
+//                  [--affine-invert-group G[,G...]] [--affine-batch-log B] [--chunk K] [--reps 5]
 //   (one MSM timed with those msm_options and checked against the default options' result)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--host-points] [--h-sweep]
@@ -698,25 +698,27 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         opt.chunk = unsigned(arg_int(argc, argv, "--chunk", 0));
         const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
         if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
-        opt.affine_invert_group = unsigned(arg_int(argc, argv, "--affine-invert-group", 0));
         // --with-multiples C: through precomputed window multiples of width C, the default run as well.
         const unsigned mc = unsigned(arg_int(argc, argv, "--with-multiples", 0));
         if (mc && ctx.precompute_window_multiples(mc) != mc)
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
-        // --window-bits, --affine-rounds, --affine-schedule and --affine-threads may be lists ("37,165"): each
+        // --window-bits, --affine-rounds, --affine-schedule, --affine-threads and --affine-invert-group may be
+        // lists ("37,165"): each
         // combination timed in turn on the same points and scalars.
         std::vector<cuda::msm_options> runs;
         for (unsigned bits : arg_list(argc, argv, "--window-bits", 0))
             for (unsigned rounds : arg_list(argc, argv, "--affine-rounds", 0))
                 for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0))
-                    for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0)) {
-                        runs.push_back(opt);
-                        runs.back().window_bits = bits;
-                        runs.back().affine_rounds = rounds;
-                        runs.back().affine_schedule = schedule;
-                        runs.back().affine_threads = threads;
-                    }
+                    for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0))
+                        for (unsigned group : arg_list(argc, argv, "--affine-invert-group", 0)) {
+                            runs.push_back(opt);
+                            runs.back().window_bits = bits;
+                            runs.back().affine_rounds = rounds;
+                            runs.back().affine_schedule = schedule;
+                            runs.back().affine_threads = threads;
+                            runs.back().affine_invert_group = group;
+                        }
         bool all_same = true;
         for (const cuda::msm_options& o : runs) {
             bool same = true;

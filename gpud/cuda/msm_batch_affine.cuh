@@ -268,24 +268,56 @@ CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* 
     totals[k] = run;
 }
 
+// A value at |p| read or written as whole words. Multiplied where it lies, a value is read a word at a
+// time just before each row of the multiplication that uses it, so the chain waits on each load (nvcc does
+// not move loads across the carry chains' asm statements; the NTT's twiddles read that way cost 10 %,
+// ntt.cu). Words both ways, so a store and a later load of one value have the same type.
+template <class F>
+CUZK_HD_INLINE F load_value(const F* p) {
+    word d[words_of<F>];
+#if defined(__CUDA_ARCH__)
+    const word* src = reinterpret_cast<const word*>(p);
+    CUZK_UNROLL
+    for (int w = 0; w < words_of<F>; ++w) d[w] = src[w];
+#else
+    memcpy(static_cast<void*>(d), static_cast<const void*>(p), sizeof d);
+#endif
+    return from_words<F>(d);
+}
+template <class F>
+CUZK_HD_INLINE void store_value(F* p, const F& v) {
+#if defined(__CUDA_ARCH__)
+    word s[words_of<F>];
+    memcpy(static_cast<void*>(s), &v, sizeof v);
+    word* dst = reinterpret_cast<word*>(p);
+    CUZK_UNROLL
+    for (int w = 0; w < words_of<F>; ++w) dst[w] = s[w];
+#else
+    memcpy(static_cast<void*>(p), &v, sizeof v);
+#endif
+}
+
 // Group g of the chunk totals, |group| of them: inverses[i] = 1 / totals[i] for i in [g group, (g + 1) group)
 // below n: prefix products, one inversion, and back (3 multiplications per total). No total is zero: pairs
-// have distinct x.
+// have distinct x. Each total is loaded an iteration before its multiplication.
 template <class F>
 CUZK_HD_INLINE void invert_group(const F* totals, F* inverses, size_t n, size_t g, unsigned group = INVERT_GROUP) {
     const size_t lo = g * group;
     if (lo >= n) return;
     const size_t hi = n < lo + group ? n : lo + group;
     F run = F::one();
+    F next = load_value(totals + lo);
     for (size_t i = lo; i < hi; ++i) {
-        inverses[i] = run;
-        run = run * totals[i];
+        const F t = next;
+        if (i + 1 < hi) next = load_value(totals + i + 1);
+        store_value(inverses + i, run);
+        run = run * t;
     }
     F inv = run.inverse_fast();
     for (size_t i = hi; i-- > lo;) {
-        F t = inv * inverses[i];
-        inv = inv * totals[i];
-        inverses[i] = t;
+        const F before = load_value<F>(inverses + i), t = load_value(totals + i);
+        store_value(inverses + i, inv * before);
+        inv = inv * t;
     }
 }
 
