@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
         for (unsigned q = threadIdx.x; q < (T >> R); q += blockDim.x) {
             unsigned g = q % G, bq = q / G;
             unsigned mbase = ((bq >> low) << (low + R)) | (bq & ((1u << low) - 1));
-            size_t lo = strided ? lobase + g : 0;
+            // Twiddle indices in 32 bits: j < 2^s and j 2^(log_table - 1 - s) < 2^(log_table - 1) <= 2^27.
+            const unsigned lo = strided ? unsigned(lobase) + g : 0;
             dev_fr v[E];
 #pragma unroll
             for (int e = 0; e < E; ++e) v[e] = tile[local_index(mbase | (unsigned(e) << low), g)];
@@ -189,7 +190,7 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
                 for (int e = 0; e < E; ++e) {
                     if (e & (1 << t)) continue;
                     const unsigned m0 = mbase | (unsigned(e) << low);
-                    const size_t j = (size_t(m0 & ((1u << rb) - 1)) << (h - k)) | lo;
+                    const unsigned j = ((m0 & ((1u << rb) - 1)) << (h - k)) | lo;
                     dev_fr u = v[e], w = v[e | (1 << t)];
                     if constexpr (DIT) {
                         if (j != 0) w = w * load_twiddle(table + (j << (log_table - 1 - s)));
