@@ -704,8 +704,7 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
         // --window-bits, --affine-rounds, --affine-schedule, --affine-threads and --affine-invert-group may be
-        // lists ("37,165"): each
-        // combination timed in turn on the same points and scalars.
+        // lists ("37,165"): each combination timed in turn on the same points and scalars.
         std::vector<cuda::msm_options> runs;
         for (unsigned bits : arg_list(argc, argv, "--window-bits", 0))
             for (unsigned rounds : arg_list(argc, argv, "--affine-rounds", 0))
