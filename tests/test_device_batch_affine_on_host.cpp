@@ -96,10 +96,10 @@ void check_rounds(unsigned rounds, unsigned chunk, size_t batch_chunks, uint64_t
     const cuda::pair_keys pk(c);
 
     // One batch's scratch (reused batch after batch: on the host the batches run one after another).
-    constexpr int W = ba::words_of<F>;
+    constexpr int W = cuda::words_of<F>;
     const size_t segs = std::min(chunks, batch_chunks);
     const size_t slots = segs * chunk, pair_slots = segs * std::max(1u, chunk / 2);
-    std::vector<ba::word> points(2 * W * slots), products(2 * W * pair_slots);
+    std::vector<cuda::word> points(2 * W * slots), products(2 * W * pair_slots);
     std::vector<uint32_t> keys(slots), count(segs);
     std::vector<uint64_t> paired(ba::MARK_WORDS * segs);
     std::vector<F> totals(segs), inverses(segs);

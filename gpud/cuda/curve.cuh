@@ -6,6 +6,7 @@
 
 #include "common/ec/xyzz.hpp"
 #include "gpud/cuda/field.cuh"
+#include "gpud/cuda/words.cuh"
 
 namespace cuzk::cuda {
 
@@ -17,19 +18,12 @@ struct dev_affine {
     CUZK_HD_INLINE bool is_identity() const { return x.is_zero() && y.is_zero(); }
 };
 
-#if defined(__CUDACC__)
-// Loads an affine point through the read-only cache in 16-byte pieces.
+// Loads an affine point through the read-only cache in 16-byte words (words.cuh).
 template <class F>
-__device__ __forceinline__ dev_affine<F> load_affine(const dev_affine<F>* p) {
+CUZK_HD_INLINE dev_affine<F> load_affine(const dev_affine<F>* p) {
     static_assert(sizeof(dev_affine<F>) % 16 == 0, "affine point must be whole 16-byte words");
-    dev_affine<F> r;
-    const uint4* src = reinterpret_cast<const uint4*>(p);
-    uint4* dst = reinterpret_cast<uint4*>(&r);
-#pragma unroll
-    for (int i = 0; i < int(sizeof(dev_affine<F>) / 16); ++i) dst[i] = __ldg(src + i);
-    return r;
+    return load_resident(p);
 }
-#endif
 
 // Buckets: the host's XYZZ template (common/ec/xyzz.hpp, __host__ __device__) instantiated with the device
 // field, so the GPU runs the very formulas the CPU MSM runs; its affine steps take dev_affine points.

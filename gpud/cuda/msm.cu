@@ -18,6 +18,7 @@
 #include "gpud/cuda/msm_pairs.cuh"
 #include "gpud/cuda/msm_split.cuh"
 #include "gpud/cuda/msm_window.hpp"
+#include "gpud/cuda/words.cuh"
 
 namespace cuzk::cuda {
 
@@ -519,7 +520,7 @@ struct msm_context<F>::impl {
             throw std::invalid_argument("GPU MSM: batch-affine threads per block must be a multiple of 32 up to 1024, not " +
                                         std::to_string(threads));
         }
-        constexpr int W = ba::words_of<DF>;
+        constexpr int W = words_of<DF>;
         const size_t segs = std::min(chunks, std::max<size_t>(1, batch_pairs / chunk));
         const size_t slots = segs * chunk, pair_slots = segs * std::max(1u, chunk / 2);
         // Two scratch sets when there are several batches: one batch's rest runs beside the next one's

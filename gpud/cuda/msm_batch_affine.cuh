@@ -54,6 +54,7 @@
 #include <cstring>
 
 #include "gpud/cuda/msm_pairs.cuh"
+#include "gpud/cuda/words.cuh"
 
 namespace cuzk::cuda::batch_affine {
 
@@ -64,21 +65,6 @@ constexpr unsigned MARK_WORDS = MAX_CHUNK / 64;
 // plus one inversion (field.cuh, inverse_fast), with too few threads to hide either.
 constexpr unsigned INVERT_GROUP = 16;
 
-#if defined(__CUDACC__)
-using word = uint4;
-#else
-struct alignas(16) word {
-    uint32_t x, y, z, w;
-};
-#endif
-// A word of data no kernel writes while it is read (the resident points) through the read-only cache.
-CUZK_HD_INLINE word load_ro(const word* p) {
-#if defined(__CUDA_ARCH__)
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
 CUZK_HD_INLINE unsigned popc64(uint64_t v) {
 #if defined(__CUDA_ARCH__)
     return unsigned(__popcll(v));
@@ -86,9 +72,6 @@ CUZK_HD_INLINE unsigned popc64(uint64_t v) {
     return unsigned(__builtin_popcountll(v));
 #endif
 }
-
-template <class F>
-constexpr int words_of = int(sizeof(F) / 16);
 
 // A chunk's pairing marks for one round: bit j set means slots j and j + 1 are added. Two named words, not
 // an array: ptxas placed a two-word array in local memory (a 16-byte stack frame per thread) even indexed
@@ -132,17 +115,7 @@ struct scratch {
     }
 };
 
-// A value's bytes to and from whole words, copied rather than cast: writing a local F through a word
-// pointer (or reading one that way) breaks the aliasing rule, and g++ -O3 dropped such stores in the host
-// tests of a version of these walks (twelfth session). Fixed-size copies of registers cost nothing on the
-// GPU (the kernels' registers and timings were unchanged).
-template <class F>
-CUZK_HD_INLINE F from_words(const word (&d)[words_of<F>]) {
-    static_assert(sizeof(F) == words_of<F> * sizeof(word), "a value of whole words");
-    F r;
-    memcpy(static_cast<void*>(&r), d, sizeof r);
-    return r;
-}
+// Plane layouts (see Layout above) through the word copies of words.cuh.
 template <class F>
 CUZK_HD_INLINE F load_words(const word* planes, size_t stride, size_t i) {
     word d[words_of<F>];
@@ -157,16 +130,6 @@ CUZK_HD_INLINE void store_words(word* planes, size_t stride, size_t i, const F& 
     CUZK_UNROLL
     for (int w = 0; w < words_of<F>; ++w) planes[w * stride + i] = s[w];
 }
-// |p| points into the resident points, which only the upload wrote (as bytes).
-template <class F>
-CUZK_HD_INLINE F load_resident(const F* p) {
-    const word* src = reinterpret_cast<const word*>(p);
-    word d[words_of<F>];
-    CUZK_UNROLL
-    for (int w = 0; w < words_of<F>; ++w) d[w] = load_ro(src + w);
-    return from_words<F>(d);
-}
-
 // Where a chunk's points come from: the sorted pairs and resident points (round 0) or the batch's slots.
 template <class F, bool FIRST>
 struct chunk_source {
@@ -266,35 +229,6 @@ CUZK_HD_INLINE void pair_products_first(const scratch& sc, const dev_affine<F>* 
     }
     sc.store_marks(k, paired);
     totals[k] = run;
-}
-
-// A value at |p| read or written as whole words. Multiplied where it lies, a value is read a word at a
-// time just before each row of the multiplication that uses it, so the chain waits on each load (nvcc does
-// not move loads across the carry chains' asm statements; the NTT's twiddles read that way cost 10 %,
-// ntt.cu). Words both ways, so a store and a later load of one value have the same type.
-template <class F>
-CUZK_HD_INLINE F load_value(const F* p) {
-    word d[words_of<F>];
-#if defined(__CUDA_ARCH__)
-    const word* src = reinterpret_cast<const word*>(p);
-    CUZK_UNROLL
-    for (int w = 0; w < words_of<F>; ++w) d[w] = src[w];
-#else
-    memcpy(static_cast<void*>(d), static_cast<const void*>(p), sizeof d);
-#endif
-    return from_words<F>(d);
-}
-template <class F>
-CUZK_HD_INLINE void store_value(F* p, const F& v) {
-#if defined(__CUDA_ARCH__)
-    word s[words_of<F>];
-    memcpy(static_cast<void*>(s), &v, sizeof v);
-    word* dst = reinterpret_cast<word*>(p);
-    CUZK_UNROLL
-    for (int w = 0; w < words_of<F>; ++w) dst[w] = s[w];
-#else
-    memcpy(static_cast<void*>(p), &v, sizeof v);
-#endif
 }
 
 // Group g of the chunk totals, |group| of them: inverses[i] = 1 / totals[i] for i in [g group, (g + 1) group)

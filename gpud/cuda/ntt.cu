@@ -10,6 +10,7 @@
 
 #include "gpud/cuda/device_buffer.cuh"
 #include "gpud/cuda/field.cuh"
+#include "gpud/cuda/words.cuh"
 
 namespace cuzk::cuda {
 
@@ -26,26 +27,12 @@ dev_fr to_dev(const ff::fr_t& x) {
     return r;
 }
 
-// An element through two 16-byte loads (dev_fr is 16-byte aligned). Multiplied where it lies in memory, an
-// element is read a word at a time, each word again before each row of the multiplication that uses it
-// (nvcc does not merge loads across the carry chains' asm statements): on an H200, 2^27 forward took 56.1 ms
-// that way against 50.7, H at 2^27 388.9 against 336.3 (BENCHMARKS.md, thirteenth session). load_twiddle reads
-// tables no kernel writes (through the read-only cache); load_element reads data a kernel may also write.
-__device__ __forceinline__ dev_fr from_words(const uint4 (&w)[2]) {
-    dev_fr r;
-    memcpy(&r, w, sizeof r);
-    return r;
-}
-__device__ __forceinline__ dev_fr load_twiddle(const dev_fr* p) {
-    const uint4* q = reinterpret_cast<const uint4*>(p);
-    const uint4 w[2] = {__ldg(q), __ldg(q + 1)};
-    return from_words(w);
-}
-__device__ __forceinline__ dev_fr load_element(const dev_fr* p) {
-    const uint4* q = reinterpret_cast<const uint4*>(p);
-    const uint4 w[2] = {__ldcg(q), __ldcg(q + 1)};
-    return from_words(w);
-}
+// Twiddles and elements are loaded whole into registers before they are multiplied (words.cuh): read where
+// they lie, 2^27 forward took 56.1 ms on an H200 against 50.7, H at 2^27 388.9 against 336.3 (BENCHMARKS.md,
+// thirteenth session). load_twiddle reads tables no kernel writes (through the read-only cache);
+// load_element reads data a kernel may also write.
+__device__ __forceinline__ dev_fr load_twiddle(const dev_fr* p) { return load_resident(p); }
+__device__ __forceinline__ dev_fr load_element(const dev_fr* p) { return load_streamed(p); }
 
 __device__ __forceinline__ dev_fr pow_u64(dev_fr base, uint64_t e) {
     dev_fr r = dev_fr::one();
