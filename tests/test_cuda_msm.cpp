@@ -1,11 +1,12 @@
 // GPU MSM (gpud/cuda/msm.hpp) against the CPU multi_exp (common/msm) on the same points and scalars:
 // G1 and G2, random, 0/1-heavy (45/45/10), edge scalars (0, 1, r - 1, +-2^k), one scalar repeated
-// (a single bucket holding every point), identity and repeated points, forced window widths, and
-// points generated on the device. Skipped with a message where no GPU is present.
+// (a single bucket holding every point), identity and repeated points, forced window widths, the
+// one-scalars' sum both ways, and points generated on the device. Skipped with a message where no GPU is present.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -267,8 +268,57 @@ TEST_F(CudaMsm, G1ZeroOneOnlyAndAllZero) {
     EXPECT_TRUE(gpu.run(sc, &rep).is_identity());
     EXPECT_EQ(rep.zeros, sc.size());
     for (size_t i = 0; i < sc.size(); i += 2) sc[i] = fr_t::one();
-    EXPECT_EQ(gpu.run(sc, &rep), msm::multi_exp<ff::fp_t>(std::span<const g1_affine_t>(pts), sc));
+    const g1_jacobian_t want = msm::multi_exp<ff::fp_t>(std::span<const g1_affine_t>(pts), sc);
+    EXPECT_EQ(gpu.run(sc, &rep), want);
     EXPECT_EQ(rep.others, 0u);
+    cuda::msm_options affine;  // the ones as one batch-affine bucket, no Pippenger after them
+    affine.ones_affine_min = 1;
+    EXPECT_EQ(gpu.run(sc, &rep, affine), want);
+}
+
+// The one-scalars' batch-affine sum (msm_options::ones_affine_min forced down to 1): one chunk, a few
+// (a short split), many (a long split over the chunks), batches of a few chunks, several round counts, and
+// points that must not pair (identities, repeats, negations), against the CPU and the XYZZ sum.
+template <class F>
+void check_ones_batch_affine(const std::vector<affine_t<F>>& pts, uint64_t seed) {
+    cuda::msm_context<F> gpu;
+    gpu.upload_points(pts);
+    cuda::msm_options affine;
+    affine.ones_affine_min = 1;
+    cuda::msm_options xyzz;
+    xyzz.ones_affine_min = SIZE_MAX;
+    for (size_t n : {size_t(1), size_t(2), size_t(127), size_t(129), size_t(1000), pts.size()}) {
+        std::vector<fr_t> ones(n, fr_t::one());
+        std::span<const affine_t<F>> ps(pts.data(), n);
+        const jacobian_t<F> want = msm::multi_exp<F>(ps, ones);
+        cuda::msm_report rep;
+        EXPECT_EQ(gpu.run(ones, &rep, affine), want) << "n=" << n;
+        EXPECT_EQ(rep.ones, n);
+        EXPECT_EQ(gpu.run(ones, &rep, xyzz), want) << "n=" << n << " (XYZZ)";
+        for (unsigned rounds : {1u, 3u, 7u}) {
+            cuda::msm_options o = affine;
+            o.ones_affine_rounds = rounds;
+            EXPECT_EQ(gpu.run(ones, nullptr, o), want) << "n=" << n << " rounds=" << rounds;
+        }
+    }
+    cuda::msm_options batches = affine;  // several batches, the scratch sets alternating
+    batches.affine_batch_pairs = 500;
+    for (shape s : {shape::porep, shape::edge}) {
+        check(gpu, pts, pts.size(), s, ++seed, affine);
+        check(gpu, pts, pts.size(), s, ++seed, batches);
+    }
+}
+
+TEST_F(CudaMsm, G1OnesBatchAffineMatchesCpu) {
+    auto pts = make_points(g1_generator(), 5000, 23);
+    for (size_t i = 3; i < pts.size(); i += 7) pts[i] = -pts[i - 1];
+    check_ones_batch_affine(pts, 500);
+}
+
+TEST_F(CudaMsm, G2OnesBatchAffineMatchesCpu) {
+    auto pts = make_points(g2_generator(), 3000, 24);
+    for (size_t i = 3; i < pts.size(); i += 7) pts[i] = -pts[i - 1];
+    check_ones_batch_affine(pts, 600);
 }
 
 TEST_F(CudaMsm, G2MatchesCpu) {

@@ -13,7 +13,8 @@
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c[,c...]]
 //                  [--accumulate-variant V] [--affine-rounds R[,R...]] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
-//                  [--affine-invert-group G[,G...]] [--affine-batch-log B] [--chunk K] [--reps 5]
+//                  [--affine-invert-group G[,G...]] [--ones-affine-rounds R[,R...]] [--ones-xyzz]
+//                  [--affine-batch-log B] [--chunk K] [--reps 5]
 //   (one MSM timed with those msm_options and checked against the default options' result)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--host-points] [--h-sweep]
@@ -41,6 +42,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -703,21 +705,25 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         if (mc && ctx.precompute_window_multiples(mc) != mc)
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
-        // --window-bits, --affine-rounds, --affine-schedule, --affine-threads and --affine-invert-group may be
-        // lists ("37,165"): each combination timed in turn on the same points and scalars.
+        if (has_flag(argc, argv, "--ones-xyzz")) opt.ones_affine_min = SIZE_MAX;
+        // --window-bits, --affine-rounds, --affine-schedule, --affine-threads, --affine-invert-group and
+        // --ones-affine-rounds may be lists ("37,165"): each combination timed in turn on the same points and
+        // scalars. --ones-xyzz: the one-scalars summed by XYZZ additions in the timed runs.
         std::vector<cuda::msm_options> runs;
         for (unsigned bits : arg_list(argc, argv, "--window-bits", 0))
             for (unsigned rounds : arg_list(argc, argv, "--affine-rounds", 0))
                 for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0))
                     for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0))
-                        for (unsigned group : arg_list(argc, argv, "--affine-invert-group", 0)) {
-                            runs.push_back(opt);
-                            runs.back().window_bits = bits;
-                            runs.back().affine_rounds = rounds;
-                            runs.back().affine_schedule = schedule;
-                            runs.back().affine_threads = threads;
-                            runs.back().affine_invert_group = group;
-                        }
+                        for (unsigned group : arg_list(argc, argv, "--affine-invert-group", 0))
+                            for (unsigned ones_rounds : arg_list(argc, argv, "--ones-affine-rounds", 0)) {
+                                runs.push_back(opt);
+                                runs.back().window_bits = bits;
+                                runs.back().affine_rounds = rounds;
+                                runs.back().affine_schedule = schedule;
+                                runs.back().affine_threads = threads;
+                                runs.back().affine_invert_group = group;
+                                runs.back().ones_affine_rounds = ones_rounds;
+                            }
         bool all_same = true;
         for (const cuda::msm_options& o : runs) {
             bool same = true;
@@ -727,11 +733,14 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
             timed.timing = true;
             ctx.run_uploaded(n, &rep, timed);
             std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, "
-                        "chunk %u, c %u%s, batch 2^%d; phases ms: sort %.1f, accumulate %.1f, reduce %.1f), %s\n",
+                        "chunk %u, c %u%s, batch 2^%d, ones %s %u; phases ms: classify %.1f, ones %.1f, sort %.1f, accumulate %.1f, "
+                        "reduce %.1f, finish %.1f; %zu ones, %zu others), %s\n",
                         std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
                         rep.accumulate_variant, o.affine_rounds, o.affine_schedule, o.affine_threads,
                         o.affine_invert_group, o.chunk, rep.window_bits, rep.multiples ? " with multiples" : "",
-                        batch_log, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
+                        batch_log, o.ones_affine_min == SIZE_MAX ? "xyzz" : "rounds", o.ones_affine_rounds,
+                        rep.ms_classify, rep.ms_ones, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
+                        rep.ms_finish, rep.ones, rep.others,
                         same ? "== default options" : "MISMATCH with the default options");
             if (rep.accumulate_variant == 9) {
                 using R = cuda::msm_report;

@@ -86,6 +86,15 @@ constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
 constexpr unsigned G1_AFFINE_ROUNDS = 4, G2_AFFINE_ROUNDS = 6;
 constexpr unsigned G1_AFFINE_SCHEDULE = 101, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
 constexpr size_t BATCH_AFFINE_BYTES = (size_t(1) << 26) * (96 + 4 + 48);
+// The one-scalars' sum (sum_ones): from ONES_AFFINE_MIN points on, as one bucket through the batch-affine
+// rounds (~6 multiplications per point) rather than mixed XYZZ additions (10); ONES_AFFINE_ROUNDS rounds per
+// 128-point chunk leave 128 / 2^rounds points per chunk to the XYZZ rest. Fourteenth session, H200: 60.4M
+// G1 ones (2^27 PoRep-like) 21.8 ms against 27.2, 15.1M G2 ones 18.1 against 24.1; 3, 4, 6 or 7 rounds
+// within 0.6 ms of 5. Fewer points pay the rounds' and the split passes' launches and host waits: 473K
+// G1 ones 2.0 ms against 0.6; at 7.6M (2^24 PoRep-like) a tie, the MSM 19.63 ms against 19.60. The
+// partition's ones (20M to 60M per MSM) are above the threshold.
+constexpr size_t ONES_AFFINE_MIN = size_t(1) << 24;
+constexpr unsigned ONES_AFFINE_ROUNDS = 5;
 // Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
 // 2^16 partials (24 additions deep), 32 took 4 (~100 deep; 1.45 ms of a 2^24 MSM on an H200).
@@ -389,6 +398,7 @@ struct msm_context<F>::impl {
     unsigned multiples_c = 0, multiples_windows = 0;
     size_t scratch_limit = 0;  // set_scratch_limit; 0: none
     size_t run_n = 0;          // scalars of the run_at in progress (a segment's, with host points)
+    size_t ones_held = 0;      // the run's ones_scratch (0 when its ones are summed by XYZZ additions)
     // use_host_points: the points in host memory (the caller's, page-locked), |points| then two device buffers
     // of |segment| points each; null: the points resident in |points|.
     const point_t* host_points = nullptr;
@@ -726,11 +736,87 @@ struct msm_context<F>::impl {
         return m * (16 + (2 * sizeof(bucket_t) + 21) / smallest_chunk + 1) +
                (size_t(1) << (c - 1)) * sizeof(bucket_t);
     }
+    // The one-scalars' batch-affine sum (sum_ones) grows buffers the passes reuse: its sorted keys and values
+    // and its chunks' results. Counted beside the passes' own (windows_per_pass, the passes' batch-affine
+    // sets), so a run stays under the limit whichever phase grew a buffer most.
+    static size_t ones_scratch(size_t ones) {
+        const size_t chunks = (ones + G1_AFFINE_CHUNK - 1) / G1_AFFINE_CHUNK;
+        return ones * 2 * sizeof(uint32_t) + chunks * (2 * sizeof(bucket_t) + 21);
+    }
     unsigned windows_per_pass(size_t m, unsigned c, unsigned windows) const {
         if (scratch_limit == 0) return windows;
-        const size_t fixed = fixed_scratch(run_n, m);
+        const size_t fixed = fixed_scratch(run_n, m) + ones_held;
         const size_t fit = scratch_limit > fixed ? (scratch_limit - fixed) / window_scratch(m, c) : 0;
         return unsigned(std::clamp<size_t>(fit, 1, windows));
+    }
+
+    // The sum of the points whose scalar is one, as an XYZZ bucket in device memory. Few of them: mixed XYZZ
+    // additions, ~16 per thread, the partial sums reduced on the device. Many (|affine|): the points as one
+    // bucket through the batch-affine rounds, the sorted pairs being all key 0 (bucket 0 of window 0 at any
+    // width) with the points' indices as values, and the split-bucket passes joining the chunks' results
+    // (H200, 2^27 PoRep-like scalars, 60.4M ones: 27.2 ms by XYZZ additions; BENCHMARKS.md, fourteenth
+    // session). |pass_bytes|: what the run holds beside the rounds' scratch (launch_accumulate).
+    bucket_t* sum_ones(const msm_options& opt, const point_t* pts, size_t ones, bool affine, size_t pass_bytes) {
+        if (!affine) {
+            // Enough warps to hide the latency of the chained additions: at most 2^17 threads.
+            size_t threads = std::min<size_t>(size_t(1) << 17, (ones + 15) / 16);
+            const size_t per_thread = (ones + threads - 1) / threads;
+            threads = (ones + per_thread - 1) / per_thread;
+            partial.reserve(std::max<size_t>(threads, 1));
+            partial2.reserve(std::max<size_t>((threads + GROUP_SUM - 1) / GROUP_SUM, 1));
+            sum_indexed_kernel<DF><<<grid_for(threads, 128), 128, 0, stream>>>(pts, one_idx.get(), ones, per_thread,
+                                                                               partial.get(), threads);
+            CUDA_LAUNCH_OK("sum_indexed_kernel");
+            return group_sums(1, threads);
+        }
+        constexpr unsigned chunk = is_g1 ? G1_AFFINE_CHUNK : G2_AFFINE_CHUNK, key_bits = 2;
+        keys_sorted.reserve(ones);
+        vals_sorted.reserve(ones);
+        CUDA_OK(cudaMemsetAsync(keys_sorted.get(), 0, ones * sizeof(uint32_t), stream));
+        CUDA_OK(cudaMemcpyAsync(vals_sorted.get(), one_idx.get(), ones * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
+                                stream));
+        buckets.reserve(1);
+        CUDA_OK(cudaMemsetAsync(buckets.get(), 0, sizeof(bucket_t), stream));  // zz = 0: identity
+        const size_t chunks = (ones + chunk - 1) / chunk;
+        head.reserve(chunks);
+        tail.reserve(chunks);
+        head_state.reserve(chunks);
+        tail_bucket.reserve(chunks);
+        msm_options o = opt;
+        o.affine_rounds = opt.ones_affine_rounds ? opt.ones_affine_rounds : ONES_AFFINE_ROUNDS;
+        launch_accumulate(9, o, chunks, pts, ones, chunk, key_bits, pass_bytes);
+        CUDA_LAUNCH_OK("batch-affine ones");
+        finish_split_buckets(ones, chunk, chunks);
+        return buckets.get();
+    }
+
+    // The split buckets (msm_split.cuh) of an accumulation of |total| sorted pairs in |chunks| chunks of
+    // |chunk|: bounds, the short splits' sums, the long splits' pairwise passes; afterwards every bucket
+    // is whole in |buckets|.
+    void finish_split_buckets(size_t total, unsigned chunk, size_t chunks) {
+        head_first.reserve(chunks);
+        head_last.reserve(chunks);
+        tail_last.reserve(chunks);
+        const split::splits<bucket_t> sp{head_state.get(), tail_bucket.get(), head_first.get(), head_last.get(),
+                                         tail_last.get(),   head.get(),        tail.get(),       buckets.get()};
+        long_chunks.reserve(chunks);
+        CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
+        split_bounds_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(keys_sorted.get(), total, chunk, chunks, sp,
+                                                                       counters.get(), long_chunks.get());
+        CUDA_LAUNCH_OK("split_bounds_kernel");
+        sum_short_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, sp);
+        CUDA_LAUNCH_OK("sum_short_kernel");
+        uint32_t longs[2] = {};  // the longest long split's reach, the chunks listed
+        CUDA_OK(cudaMemcpyAsync(longs, counters.get(), sizeof longs, cudaMemcpyDeviceToHost, stream));
+        CUDA_OK(cudaStreamSynchronize(stream));
+        if (longs[1] > 0) {
+            for (uint32_t step = 1; step <= longs[0]; step *= 2) {
+                combine_pass_kernel<<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], step, sp);
+                CUDA_LAUNCH_OK("combine_pass_kernel");
+            }
+            write_split_kernel<<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], sp);
+            CUDA_LAUNCH_OK("write_split_kernel");
+        }
     }
 
     // One pass of Pippenger over windows [w0, w0 + group) of |windows| (all of them with the multiples): digits,
@@ -780,31 +866,9 @@ struct msm_context<F>::impl {
         head_state.reserve(chunks);
         tail_bucket.reserve(chunks);
         launch_accumulate(variant, opt, chunks, acc_pts, total, chunk, c,
-                          fixed_scratch(run_n, m) + size_t(group) * window_scratch(m, c));
+                          fixed_scratch(run_n, m) + ones_held + size_t(group) * window_scratch(m, c));
         CUDA_LAUNCH_OK("accumulate_kernel");
-        head_first.reserve(chunks);
-        head_last.reserve(chunks);
-        tail_last.reserve(chunks);
-        const split::splits<bucket_t> sp{head_state.get(), tail_bucket.get(), head_first.get(), head_last.get(),
-                                         tail_last.get(),   head.get(),        tail.get(),       buckets.get()};
-        long_chunks.reserve(chunks);
-        CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
-        split_bounds_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(keys_sorted.get(), total, chunk, chunks, sp,
-                                                                       counters.get(), long_chunks.get());
-        CUDA_LAUNCH_OK("split_bounds_kernel");
-        sum_short_kernel<<<grid_for(chunks, 128), 128, 0, stream>>>(chunks, sp);
-        CUDA_LAUNCH_OK("sum_short_kernel");
-        uint32_t longs[2] = {};  // the longest long split's reach, the chunks listed
-        CUDA_OK(cudaMemcpyAsync(longs, counters.get(), sizeof longs, cudaMemcpyDeviceToHost, stream));
-        CUDA_OK(cudaStreamSynchronize(stream));
-        if (longs[1] > 0) {
-            for (uint32_t step = 1; step <= longs[0]; step *= 2) {
-                combine_pass_kernel<<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], step, sp);
-                CUDA_LAUNCH_OK("combine_pass_kernel");
-            }
-            write_split_kernel<<<grid_for(longs[1], 128), 128, 0, stream>>>(long_chunks.get(), longs[1], sp);
-            CUDA_LAUNCH_OK("write_split_kernel");
-        }
+        finish_split_buckets(total, chunk, chunks);
         mark(4);
         // Segment length L: the largest power of two <= windows B / REDUCE_THREADS, in [1, 64]. Each
         // thread does 2L additions then a multiplication by q L (log2(B) doublings), so short segments
@@ -909,44 +973,40 @@ struct msm_context<F>::impl {
 
         std::vector<bucket_t> host_sums;  // ones sum first (if any), then one sum per window
         const size_t ones = cnt[0], m = cnt[1];
-        size_t ones_threads = 0;
-        if (ones > 0) {
-            // ~16 additions per thread or more, at most 2^17 threads: enough warps to hide the latency of
-            // the chained additions; the partial sums are reduced on the device.
-            ones_threads = std::min<size_t>(size_t(1) << 17, (ones + 15) / 16);
-            size_t per_thread = (ones + ones_threads - 1) / ones_threads;
-            ones_threads = (ones + per_thread - 1) / per_thread;
-            partial.reserve(std::max<size_t>(ones_threads, 1));
-            partial2.reserve(std::max<size_t>((ones_threads + GROUP_SUM - 1) / GROUP_SUM, 1));
-            sum_indexed_kernel<DF><<<grid_for(ones_threads, 128), 128, 0, stream>>>(
-                pts, one_idx.get(), ones, per_thread, partial.get(), ones_threads);
-            CUDA_LAUNCH_OK("sum_indexed_kernel");
-            bucket_t* s = group_sums(1, ones_threads);
-            host_sums.resize(1);
-            CUDA_OK(cudaMemcpyAsync(host_sums.data(), s, sizeof(bucket_t), cudaMemcpyDeviceToHost, stream));
-            CUDA_OK(cudaStreamSynchronize(stream));
-        }
-
-        mark(2);
-        unsigned c = 0, windows = 0;
+        const bool ones_affine = ones >= (opt.ones_affine_min ? opt.ones_affine_min : ONES_AFFINE_MIN);
+        ones_held = ones_affine ? ones_scratch(ones) : 0;
+        // The Pippenger plan first: the ones' batch-affine sets are sized by what its first pass holds.
+        unsigned c = 0, windows = 0, per_pass = 0;
+        bool multiples = false;
         if (m > 0) {
             // The precomputed multiples, where there are some, the caller allows them, the cost model prefers
             // them to the best width without (or the caller asks for their width), and all their pairs fit in
             // one pass under the memory limit.
             const unsigned pc = multiples_c;
-            const bool multiples =
-                pc != 0 && opt.use_multiples &&
-                (opt.window_bits == pc ||
-                 (opt.window_bits == 0 &&
-                  multiples_cost(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
-                windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
+            multiples = pc != 0 && opt.use_multiples &&
+                        (opt.window_bits == pc ||
+                         (opt.window_bits == 0 &&
+                          multiples_cost(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
+                        windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
             c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(is_g1, m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
             windows = windows_for(c);  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
             // Windows in passes of |per_pass| (all at once unless the memory limit says otherwise): each pass
             // sorts, accumulates and reduces its windows with scratch for them alone. With the multiples, one
             // pass and one set of buckets for every window.
-            const unsigned per_pass = multiples ? windows : windows_per_pass(m, c, windows);
+            per_pass = multiples ? windows : windows_per_pass(m, c, windows);
+        }
+        if (ones > 0) {
+            const size_t pass_bytes =
+                fixed_scratch(run_n, m) + ones_held + (m > 0 ? size_t(per_pass) * window_scratch(m, c) : 0);
+            bucket_t* s = sum_ones(opt, pts, ones, ones_affine, pass_bytes);
+            host_sums.resize(1);
+            CUDA_OK(cudaMemcpyAsync(host_sums.data(), s, sizeof(bucket_t), cudaMemcpyDeviceToHost, stream));
+            CUDA_OK(cudaStreamSynchronize(stream));
+        }
+
+        mark(2);
+        if (m > 0) {
             rep.multiples = multiples;
             rep.passes = (windows + per_pass - 1) / per_pass;
             for (unsigned w0 = 0; w0 < windows; w0 += per_pass) {

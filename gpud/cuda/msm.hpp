@@ -6,7 +6,8 @@
 //   ec::g1_jacobian_t r = g1.run(scalars);   // == msm::multi_exp<fp_t>(points, scalars)
 //
 // Per run: scalars (Montgomery form, as the prover holds them) are classified on the device: zeros
-// are skipped, ones are summed by a parallel reduction of mixed additions, the rest go through
+// are skipped, ones are summed as one bucket with batch-affine additions (a parallel reduction of mixed
+// additions when they are few), the rest go through
 // Pippenger with signed window digits: digits per window, a radix sort of (bucket, point) pairs per
 // window, bucket accumulation in fixed-length chunks of the sorted pairs (every thread does the same
 // number of additions whatever the bucket sizes), bucket reduction as a weighted sum split into
@@ -49,6 +50,10 @@ struct msm_options {
     unsigned affine_schedule = 0;
     unsigned affine_threads = 0;
     unsigned affine_invert_group = 0;  // variant 9: chunk totals per field inversion (0: 16)
+    // The one-scalars' points are summed as one bucket through the batch-affine rounds from this many on
+    // (0: 2^24; SIZE_MAX: never, mixed XYZZ additions always), with this many rounds (0: 5).
+    size_t ones_affine_min = 0;
+    unsigned ones_affine_rounds = 0;
     // Use the precomputed window multiples (precompute_window_multiples) where the cost model prefers them;
     // false: the plain windows (for comparisons).
     bool use_multiples = true;
