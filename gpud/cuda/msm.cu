@@ -87,14 +87,16 @@ constexpr unsigned G1_AFFINE_CHUNK = 128, G2_AFFINE_CHUNK = 128;
 constexpr unsigned G1_AFFINE_ROUNDS = 4, G2_AFFINE_ROUNDS = 6;
 constexpr unsigned G1_AFFINE_SCHEDULE = 101, G2_AFFINE_SCHEDULE = 60, BATCH_AFFINE_THREADS = 128;
 constexpr size_t BATCH_AFFINE_BYTES = (size_t(1) << 26) * (96 + 4 + 48);
-// The one-scalars' sum (sum_ones): from ONES_AFFINE_MIN points on, as one bucket through the batch-affine
-// rounds (~6 multiplications per point) rather than mixed XYZZ additions (10); ONES_AFFINE_ROUNDS rounds per
-// 128-point chunk leave 128 / 2^rounds points per chunk to the XYZZ rest. Fourteenth session, H200: 60.4M
-// G1 ones (2^27 PoRep-like) 21.8 ms against 27.2, 15.1M G2 ones 18.1 against 24.1; 3, 4, 6 or 7 rounds
-// within 0.6 ms of 5. Fewer points pay the rounds' and the split passes' launches and host waits: 473K
-// G1 ones 2.0 ms against 0.6; at 7.6M (2^24 PoRep-like) a tie, the MSM 19.63 ms against 19.60. The
-// partition's ones (20M to 60M per MSM) are above the threshold.
-constexpr size_t ONES_AFFINE_MIN = size_t(1) << 24;
+// The one-scalars' sum (sum_ones): from G1_ONES_AFFINE_MIN / G2_ONES_AFFINE_MIN points on, as one bucket
+// through the batch-affine rounds (~6 multiplications per point) rather than mixed XYZZ additions (10);
+// ONES_AFFINE_ROUNDS rounds per 128-point chunk leave 128 / 2^rounds points per chunk to the XYZZ rest.
+// Fourteenth session, H200: 60.4M G1 ones (2^27 PoRep-like) 21.8 ms against 27.2, 15.1M G2 ones 18.1
+// against 24.1; 3, 4, 6 or 7 rounds within 0.6 ms of 5. Fewer points pay the rounds' and the split
+// passes' launches and host waits: 473K G1 ones 2.0 ms against 0.6; at 7.6M (2^24 PoRep-like) a tie, the
+// MSM 19.63 ms against 19.60. A G2 addition saves ~3x a G1 one for the same launches, so G2 takes the
+// rounds from 2^22 on: 7.6M G2 ones 10.7 ms against 12.6 (2^24 PoRep-like, 47.0 against 48.9). The
+// partition's ones (20M to 60M per MSM) are above both thresholds.
+constexpr size_t G1_ONES_AFFINE_MIN = size_t(1) << 24, G2_ONES_AFFINE_MIN = size_t(1) << 22;
 constexpr unsigned ONES_AFFINE_ROUNDS = 5;
 // Items per thread in a group sum. Each level is a chain of dependent XYZZ additions on few threads, so the
 // levels' latency, ~(GROUP_SUM - 1) log_GROUP_SUM(n) additions, is what it costs: 4 takes 8 levels for
@@ -997,7 +999,10 @@ struct msm_context<F>::impl {
 
         std::vector<bucket_t> host_sums;  // ones sum first (if any), then one sum per window
         const size_t ones = cnt[0], m = cnt[1];
-        const bool ones_affine = ones >= (opt.ones_affine_min ? opt.ones_affine_min : ONES_AFFINE_MIN);
+        const size_t ones_affine_min = opt.ones_affine_min ? opt.ones_affine_min
+                                       : is_g1             ? G1_ONES_AFFINE_MIN
+                                                           : G2_ONES_AFFINE_MIN;
+        const bool ones_affine = ones >= ones_affine_min;
         ones_held = ones_affine ? ones_scratch(ones) : 0;
         // The Pippenger plan first: the ones' batch-affine sets are sized by what its first pass holds.
         unsigned c = 0, windows = 0, per_pass = 0;

@@ -51,7 +51,8 @@ struct msm_options {
     unsigned affine_threads = 0;
     unsigned affine_invert_group = 0;  // variant 9: chunk totals per field inversion (0: 16)
     // The one-scalars' points are summed as one bucket through the batch-affine rounds from this many on
-    // (0: 2^24; SIZE_MAX: never, mixed XYZZ additions always), with this many rounds (0: 5).
+    // (0: 2^24 for G1, 2^22 for G2; SIZE_MAX: never, mixed XYZZ additions always), with this many rounds
+    // (0: 5).
     size_t ones_affine_min = 0;
     unsigned ones_affine_rounds = 0;
     // Use the precomputed window multiples (precompute_window_multiples) where the cost model prefers them;
