@@ -812,6 +812,7 @@ struct msm_context<F>::impl {
         o.affine_rounds = opt.ones_affine_rounds ? opt.ones_affine_rounds : ONES_AFFINE_ROUNDS;
         launch_accumulate(9, o, chunks, pts, ones, chunk, key_bits, pass_bytes);
         CUDA_LAUNCH_OK("batch-affine ones");
+        affine_kinds.clear();  // msm_report::ms_affine times the Pippenger passes' rounds only
         finish_split_buckets(ones, chunk, chunks);
         return buckets.get();
     }
