@@ -114,10 +114,12 @@ constexpr unsigned GROUP_SUM = 4;
 // depends on it.
 constexpr unsigned CLASSIFY_THREADS = 256, CLASSIFY_ITEMS = 4;
 
-// counters[0] = ones, counters[1] = others. Others get their canonical (non-Montgomery) scalar.
+// counters[0] = ones, counters[1] = others, with their indices in one_idx and other_idx. The others' scalars
+// are not copied: digits_kernel reads them through other_idx (a copy of their canonical forms took 32 bytes
+// per scalar of scratch, 4.3 GB for the H MSM, which the G2 MSM's scratch limit then lacked).
 __global__ void __launch_bounds__(CLASSIFY_THREADS)
     classify_kernel(const dev_fr* __restrict__ scalars, size_t n, uint32_t* counters, uint32_t* one_idx,
-                    uint32_t* other_idx, dev_fr* other_scalar) {
+                    uint32_t* other_idx) {
     // Counts packed as (ones << 16) | others: a block's totals are at most 1024 each.
     using block_scan = cub::BlockScan<uint32_t, CLASSIFY_THREADS>;
     __shared__ typename block_scan::TempStorage scan_temp;
@@ -147,9 +149,7 @@ __global__ void __launch_bounds__(CLASSIFY_THREADS)
         if (packed[j] >> 16) {
             one_idx[base[0] + (at[j] >> 16)] = i;
         } else if (packed[j]) {
-            const uint32_t p = base[1] + (at[j] & 0xffff);
-            other_idx[p] = i;
-            store_value(other_scalar + p, s[j].from_montgomery());
+            other_idx[base[1] + (at[j] & 0xffff)] = i;
         }
     }
 }
@@ -195,13 +195,15 @@ __global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t grou
 // With precomputed multiples (|stride| != 0: window w's multiples 2^(w c) P start at w |stride|), every
 // window's digits go to one set of buckets: the key drops the window and the value names the multiple,
 // point + w |stride| (+ |first|, the run's first resident point).
+// |scalars|: the run's (Montgomery form), read through |idx|, the others' indices (classify_kernel).
 __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
                               unsigned c, unsigned windows, unsigned w0, unsigned group, uint32_t* keys,
                               uint32_t* vals, uint32_t stride, uint32_t first) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
-    dev_fr s = scalars[i];
-    const uint32_t point = idx[i] + first;
+    const uint32_t j = idx[i];
+    const dev_fr s = load_resident(scalars + j).from_montgomery();  // canonical digits
+    const uint32_t point = j + first;
     const uint32_t B = 1u << (c - 1);
     uint32_t carry = 0;
     for (unsigned w = 0; w < windows; ++w) {
@@ -434,7 +436,6 @@ struct msm_context<F>::impl {
     device_buffer<dev_fr> scalars;
     size_t n_scalars = 0;
     device_buffer<uint32_t> counters, one_idx, other_idx;
-    device_buffer<dev_fr> other_scalar;
     device_buffer<uint32_t> keys, vals, keys_sorted, vals_sorted;
     device_buffer<uint8_t> sort_temp, head_state;
     device_buffer<bucket_t> buckets, head, tail, partial, partial2;
@@ -452,7 +453,7 @@ struct msm_context<F>::impl {
     // release_scratch and scratch_bytes go through.
     template <class V>
     void for_each_scratch(V&& v) {
-        v(counters), v(one_idx), v(other_idx), v(other_scalar), v(keys), v(vals), v(keys_sorted), v(vals_sorted);
+        v(counters), v(one_idx), v(other_idx), v(keys), v(vals), v(keys_sorted), v(vals_sorted);
         v(sort_temp), v(head_state), v(buckets), v(head), v(tail), v(partial), v(partial2);
         v(tail_bucket), v(head_first), v(head_last), v(tail_last), v(long_chunks);
         v(ba_points), v(ba_products), v(ba_keys), v(ba_count), v(ba_paired), v(ba_totals), v(ba_inverses);
@@ -752,11 +753,11 @@ struct msm_context<F>::impl {
     }
 
     // Windows per Pippenger pass under scratch_limit, for |m| scalars through Pippenger at width |c|. What a
-    // run of n scalars holds whatever the passes: the scalars, the classification's indices and canonical
-    // scalars (72 bytes per scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the
+    // run of n scalars holds whatever the passes: the scalars and the classification's indices (40 bytes per
+    // scalar), one window's sort scratch (~8 bytes per pair); per window of a pass: the
     // keys and values, unsorted and sorted (16 bytes per pair), the chunk results of the smallest default
     // chunks (two buckets and 21 bytes per chunk) and the window's buckets. At least one window per pass, whatever the limit.
-    static size_t fixed_scratch(size_t n, size_t m) { return n * (2 * sizeof(dev_fr) + 8) + m * 8; }
+    static size_t fixed_scratch(size_t n, size_t m) { return n * (sizeof(dev_fr) + 8) + m * 8; }
     static size_t window_scratch(size_t m, unsigned c) {
         constexpr size_t smallest_chunk = std::min({G1_CHUNK, G1_AFFINE_CHUNK, G2_CHUNK, G2_AFFINE_CHUNK});
         return m * (16 + (2 * sizeof(bucket_t) + 21) / smallest_chunk + 1) +
@@ -848,8 +849,9 @@ struct msm_context<F>::impl {
 
     // One pass of Pippenger over windows [w0, w0 + group) of |windows| (all of them with the multiples): digits,
     // sorts, accumulation, split buckets, reduction; appends the pass's window sums to |host_sums|.
-    void pippenger_pass(const msm_options& opt, size_t m, unsigned c, unsigned windows, unsigned w0, unsigned group,
-                        bool multiples, const point_t* pts, msm_report& rep, std::vector<bucket_t>& host_sums) {
+    void pippenger_pass(const msm_options& opt, const dev_fr* sc, size_t m, unsigned c, unsigned windows, unsigned w0,
+                        unsigned group, bool multiples, const point_t* pts, msm_report& rep,
+                        std::vector<bucket_t>& host_sums) {
         const unsigned sum_windows = multiples ? 1 : group;  // sets of buckets
         const uint32_t B = 1u << (c - 1);
         const size_t total = size_t(group) * m;
@@ -857,7 +859,7 @@ struct msm_context<F>::impl {
         vals.reserve(total);
         keys_sorted.reserve(total);
         vals_sorted.reserve(total);
-        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(other_scalar.get(), other_idx.get(), m, c, windows,
+        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(sc, other_idx.get(), m, c, windows,
                                                              w0, group, keys.get(), vals.get(),
                                                              multiples ? uint32_t(n_points) : 0,
                                                              multiples ? uint32_t(base) : 0);
@@ -985,10 +987,9 @@ struct msm_context<F>::impl {
         counters.reserve(2);
         one_idx.reserve(n);
         other_idx.reserve(n);
-        other_scalar.reserve(n);
         CUDA_OK(cudaMemsetAsync(counters.get(), 0, 2 * sizeof(uint32_t), stream));
         classify_kernel<<<grid_for(n, CLASSIFY_THREADS * CLASSIFY_ITEMS), CLASSIFY_THREADS, 0, stream>>>(
-            sc, n, counters.get(), one_idx.get(), other_idx.get(), other_scalar.get());
+            sc, n, counters.get(), one_idx.get(), other_idx.get());
         CUDA_LAUNCH_OK("classify_kernel");
         mark(1);
         uint32_t cnt[2];
@@ -1042,7 +1043,7 @@ struct msm_context<F>::impl {
             for (unsigned w0 = 0; w0 < windows; w0 += per_pass) {
                 const unsigned group = std::min(per_pass, windows - w0);
                 if (w0 > 0) mark(2);
-                pippenger_pass(opt, m, c, windows, w0, group, multiples, pts, rep, host_sums);
+                pippenger_pass(opt, sc, m, c, windows, w0, group, multiples, pts, rep, host_sums);
                 if (timing) {
                     CUDA_OK(cudaEventSynchronize(events[5]));
                     // Event 2 is recorded again by the next pass: the one-scalar phase is read now.
