@@ -125,15 +125,14 @@ __global__ void __launch_bounds__(CLASSIFY_THREADS)
     __shared__ typename block_scan::TempStorage scan_temp;
     __shared__ uint32_t base[2];
     const size_t tile = size_t(blockIdx.x) * CLASSIFY_THREADS * CLASSIFY_ITEMS;
-    dev_fr s[CLASSIFY_ITEMS];
     uint32_t packed[CLASSIFY_ITEMS], at[CLASSIFY_ITEMS];
     CUZK_UNROLL
     for (unsigned j = 0; j < CLASSIFY_ITEMS; ++j) {
         const size_t i = tile + j * CLASSIFY_THREADS + threadIdx.x;
         packed[j] = 0;
         if (i < n) {
-            s[j] = load_resident(scalars + i);
-            packed[j] = s[j].is_one() ? 1u << 16 : s[j].is_zero() ? 0 : 1;
+            const dev_fr s = load_resident(scalars + i);
+            packed[j] = s.is_one() ? 1u << 16 : s.is_zero() ? 0 : 1;
         }
     }
     uint32_t total;
