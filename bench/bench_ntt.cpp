@@ -1,5 +1,5 @@
 // NTT throughput over Fr: the transforms of the Groth16 H computation, and compute_h itself
-// (seven transforms' worth of work).
+// (six transforms' worth of work).
 #include <benchmark/benchmark.h>
 
 #include <random>

@@ -567,7 +567,7 @@ void cuda_backend::run_kernels(partition_work& work) {
     if (r.g2)
         b_g2 = std::async(std::launch::async, [&r, &p] { return msm(*r.g2, r.b_g2, std::span(p.b_scalars)); });
 
-    // H: rows to the device, the 7 NTTs there, and the m - 1 coefficients (the top one is zero and has no
+    // H: rows to the device, the 6 NTTs there, and the m - 1 coefficients (the top one is zero and has no
     // point) straight from the NTT slot into the H MSM's scalars.
     const size_t m = size_t(1) << p.log_m;
     // The rows stay allocated (and pinned) until finish: unpinning and freeing 12 GiB is CPU work that does not

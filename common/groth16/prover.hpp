@@ -23,7 +23,7 @@ namespace cuzk::groth16 {
 // Wall-clock seconds per stage, and how the MSM scalars split (zeros are skipped, ones summed).
 struct prove_timings {
     double synthesis_s = 0;
-    double h_ntt_s = 0;  // the 7 NTTs and pointwise work of H
+    double h_ntt_s = 0;  // the 6 NTTs and pointwise work of H
     double h_msm_s = 0;
     double l_msm_s = 0;
     double a_msm_s = 0;

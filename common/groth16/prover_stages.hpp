@@ -2,7 +2,7 @@
 // worker holds the CUDA lock across exactly the kernel work:
 //   prepare_partition  CPU, before the lock: size checks, rows padded to the domain, scalars of the A and B
 //                      queries compacted by density
-//   run_kernels        under the lock: the 7 NTTs of H, then the H, L, A and B_G1 multi-exponentiations
+//   run_kernels        under the lock: the 6 NTTs of H, then the H, L, A and B_G1 multi-exponentiations
 //   finish_proof       CPU, after the lock: the B_G2 multi-exponentiation, blinding with r and s, the proof
 // create_proof (prover.hpp) is the three in a row. A witness can come from a proving_assignment or from
 // memory laid out elsewhere (a ring slot): witness_view names it without copying.

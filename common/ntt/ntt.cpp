@@ -191,10 +191,10 @@ void compute_h(const domain& d, std::vector<fr_t>& a, std::vector<fr_t>& b, std:
     dif(d, a, true);
     dif(d, b, true);
     dif(d, c, true);
-    // Coset shift and 1/n: position p (coefficient k = rev(p)) is multiplied by g^k / n.
-    // Split p = hi 2^s + lo: rev(p) = rev_s(lo) 2^(L-s) + rev_(L-s)(hi), so
-    // g^rev(p) = lo_tab[lo] * hi_tab[hi] with two tables of about sqrt(n) entries; the factor is
-    // shared by a, b and c, so it costs 1M per position plus 3M to apply.
+    // Coset shift and 1/n of A and B (C needs no coset evaluations; see below): position p (coefficient
+    // k = rev(p)) is multiplied by g^k / n. Split p = hi 2^s + lo: rev(p) = rev_s(lo) 2^(L-s) + rev_(L-s)(hi),
+    // so g^rev(p) = lo_tab[lo] * hi_tab[hi] with two tables of about sqrt(n) entries; the factor is shared
+    // by a and b, so it costs 1M per position plus 2M to apply.
     const unsigned s = L / 2;
     const size_t lo_n = size_t(1) << s, hi_n = size_t(1) << (L - s);
     std::vector<fr_t> lo_tab(lo_n), hi_tab(hi_n);
@@ -212,21 +212,26 @@ void compute_h(const domain& d, std::vector<fr_t>& a, std::vector<fr_t>& b, std:
             fr_t f = lo_tab[lo] * h;
             a[base + lo] *= f;
             b[base + lo] *= f;
-            c[base + lo] *= f;
         }
     });
-    // Evaluations on the coset g <omega>, natural order.
+    // Evaluations of A and B on the coset g <omega>, natural order, and their product.
     dit(d, a, false);
     dit(d, b, false);
-    dit(d, c, false);
-    // (A B - C)(g omega^i); the division by Z = g^n - 1 is folded into the last scaling.
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i < r.end(); ++i) a[i] = a[i] * b[i] - c[i];
+        for (size_t i = r.begin(); i < r.end(); ++i) a[i] *= b[i];
     });
-    // Coefficients of H(g X), then h_k = coef_k g^-k / (n (g^n - 1)).
+    // The coset inverse transform is linear and gives back C from C's coset evaluations, so
+    //   H = coset_inverse((A B - C)(g omega^i) / (g^n - 1)) = (Q - C) / (g^n - 1),
+    // Q = coset_inverse of the product (A B mod X^n - g^n): one transform fewer than evaluating C on the
+    // coset (6, not 7), exact for any a, b, c. q_k = coef_k g^-k / n, c_k from its bit-reversed n c_k.
+    const fr_t scale_out = d.size_inv() * d.vanishing_on_coset_inv();
     dif(d, a, true);
     bit_reverse(a);
-    scale_by_powers(a, d.size_inv() * d.vanishing_on_coset_inv(), d.coset_gen_inv());
+    bit_reverse(c);
+    scale_by_powers(a, fr_t::one(), d.coset_gen_inv());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i < r.end(); ++i) a[i] = (a[i] - c[i]) * scale_out;
+    });
 }
 
 }  // namespace cuzk::ntt

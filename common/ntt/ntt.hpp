@@ -9,13 +9,15 @@
 //
 // compute_h runs the Groth16 quotient without any bit reversal between its transforms: the DIF
 // inverse leaves coefficients bit-reversed, the coset scaling is applied in that order, and a DIT
-// pass (bit-reversed in, natural out) produces the coset evaluations; only the final H is
-// bit-reversed back to natural order.
+// pass (bit-reversed in, natural out) produces the coset evaluations; only the final H (and C's
+// coefficients, subtracted from it there) is bit-reversed back to natural order. C is not evaluated on
+// the coset: H = (Q - C) / (g^n - 1) with Q the coset inverse transform of A B's coset evaluations
+// (ntt.cpp), so compute_h runs 6 transforms where the textbook pipeline runs 7.
 //
 // Cost: (n/2) log2(n) butterflies of 1M + 2 additions (the j = 0 butterfly of each span skips the
 // M). Stages wider than domain::BLOCK compute their twiddles on the fly, 1M per twiddle per task,
 // reused across the task's sub-transforms: about two stages' worth of extra M in all, in exchange
-// for O(sqrt n) twiddle memory. compute_h: 7 transforms, 4n M of coset scaling, 1 bit reversal.
+// for O(sqrt n) twiddle memory. compute_h: 6 transforms, 3n M of coset scaling, 2 bit reversals.
 #pragma once
 
 #include <span>

@@ -81,10 +81,20 @@ struct coset_powers {
     }
 };
 
+// s y[p] for the elements' own positions p when |y| (an operand read beside them; null: none).
+struct scaled_operand {
+    const dev_fr* y = nullptr;
+    dev_fr s;
+    __device__ __forceinline__ dev_fr at(size_t p) const { return load_element(y + p) * s; }
+};
+
 // In-place bit reversal of 2^L elements; each is multiplied by |s| when |scale|, or, when |coset.lo|, the
 // element landing at position p by c g^p instead (the scaling and coset shift after an inverse transform,
-// fused: one pass over memory instead of two).
-__global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, coset_powers coset) {
+// fused: one pass over memory instead of two). |minus|: then the element landing at p less s y[bitrev(p)]
+// (compute_h: the coefficients of C, left bit-reversed by their inverse transform, taken from those of H's
+// numerator as it is reversed into natural order).
+__global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, coset_powers coset,
+                                   scaled_operand minus) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >> L) return;
     size_t r = size_t(__brevll(uint64_t(i)) >> (64 - L));
@@ -97,10 +107,17 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
             a = a * factor(r);
             b = b * factor(i);
         }
+        if (minus.y) {
+            a = a - minus.at(i);
+            b = b - minus.at(r);
+        }
         x[i] = b;
         x[r] = a;
-    } else if (any) {
-        x[i] = load_element(x + i) * factor(i);
+    } else if (any || minus.y) {
+        dev_fr a = load_element(x + i);
+        if (any) a = a * factor(i);
+        if (minus.y) a = a - minus.at(i);
+        x[i] = a;
     }
 }
 
@@ -122,11 +139,16 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
 // DIT (decimation in time: bit-reversed in, natural out) runs the same passes in the reverse order, the stages
 // of a pass from its low bit up, with butterflies (u, v) -> (u + w^j v, u - w^j v). |pre|: the elements are
 // first multiplied by c g^bitrev(p) for their position p among the 2^log_n (the scaling and coset shift of
-// coefficients held in bit-reversed order, fused into the first DIT pass).
+// coefficients held in bit-reversed order, fused into the first DIT pass). |times| (DIF): the elements are
+// first multiplied by times.s times.y[p] (compute_h: the pointwise product of the coset evaluations, and the
+// division by Z, fused into the first pass of the last inverse transform).
+//
+// 126 registers at radix 8 (4 blocks of 128 threads per SM); capping them for 5 or 6 blocks spills and was
+// slower on an H200 (2^27 forward 53.7 and 56.1 ms against 50.5; BENCHMARKS.md, fifteenth session).
 template <int RADIX_LOG, bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
                                                  const dev_fr* __restrict__ table, unsigned log_table,
-                                                 coset_powers pre, unsigned log_n) {
+                                                 coset_powers pre, unsigned log_n, scaled_operand times) {
     extern __shared__ dev_fr tile[];
     const unsigned T = 1u << LT;
     const unsigned G = 1u << (LT - k);
@@ -150,6 +172,8 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
         const size_t p = global_index(m, g);
         if (DIT && pre.lo) {
             tile[l] = load_element(x + p) * pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n)));
+        } else if (!DIT && times.y) {
+            tile[l] = load_element(x + p) * times.at(p);
         } else {
             tile[l] = x[p];
         }
@@ -220,12 +244,12 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
     }
 }
 
-// a[i] = (a[i] b[i] - c[i]) z.
-__global__ void h_pointwise_kernel(dev_fr* a, const dev_fr* __restrict__ b, const dev_fr* __restrict__ c, size_t n,
-                                   dev_fr z) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    a[i] = (load_element(a + i) * load_element(b + i) - load_element(c + i)) * z;
+// The transforms of one element (dif_natural at L = 0): x[0] = x[0] times.y[0] times.s s - minus.
+__global__ void single_element_kernel(dev_fr* x, dev_fr s, scaled_operand times, scaled_operand minus) {
+    dev_fr a = x[0] * s;
+    if (times.y) a = a * times.at(0);
+    if (minus.y) a = a - minus.at(0);
+    x[0] = a;
 }
 
 // Pseudo-random elements below 2^254 < r (splitmix64 per limb), in Montgomery form as stored.
@@ -326,7 +350,8 @@ struct ntt_context::impl {
         return p;
     }
     template <bool DIT>
-    void launch_pass(dev_fr* x, unsigned L, const pass_plan& p, unsigned i, const dev_fr* table, coset_powers pre) {
+    void launch_pass(dev_fr* x, unsigned L, const pass_plan& p, unsigned i, const dev_fr* table, coset_powers pre,
+                     scaled_operand times) {
         const unsigned blocks = unsigned((size_t(1) << L) >> p.LT);
         // One thread per group of 2^R elements (at least a warp; at most 512 threads, as before groups).
         const unsigned threads = std::min(512u, std::max(32u, (1u << p.LT) >> register_stages));
@@ -334,23 +359,23 @@ struct ntt_context::impl {
         const unsigned h = p.h[i], k = p.k[i];
         switch (register_stages) {
             case 1:
-                pass_kernel<1, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L);
+                pass_kernel<1, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L, times);
                 break;
             case 2:
-                pass_kernel<2, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L);
+                pass_kernel<2, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L, times);
                 break;
             default:
-                pass_kernel<3, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L);
+                pass_kernel<3, DIT><<<blocks, threads, smem, stream>>>(x, p.LT, h, k, table, log_table, pre, L, times);
                 break;
         }
         CUDA_LAUNCH_OK("pass_kernel");
     }
-    // DIF passes: natural in, bit-reversed out.
-    void dif_passes(dev_fr* x, unsigned L, bool inverse) {
+    // DIF passes: natural in, bit-reversed out; the elements first multiplied by |times| (pass_kernel).
+    void dif_passes(dev_fr* x, unsigned L, bool inverse, scaled_operand times = {}) {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = 0; i < p.n_passes; ++i) {
-            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), {});
+            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), {}, i == 0 ? times : scaled_operand{});
         }
     }
     // DIT passes (forward): bit-reversed in, natural out; element p first multiplied by c g^bitrev(p) (pre).
@@ -358,23 +383,25 @@ struct ntt_context::impl {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = p.n_passes; i-- > 0;) {
-            launch_pass<true>(x, L, p, i, tw_fwd.get(), i + 1 == p.n_passes ? pre : coset_powers{});
+            launch_pass<true>(x, L, p, i, tw_fwd.get(), i + 1 == p.n_passes ? pre : coset_powers{}, {});
         }
     }
 
     // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|, or
-    // element p by c g^p for the coset powers |coset| (coset_tables) when given.
-    void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s, coset_powers coset = {}) {
+    // element p by c g^p for the coset powers |coset| (coset_tables) when given; |times| and |minus| as in
+    // pass_kernel and bit_reverse_kernel.
+    void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s, coset_powers coset = {},
+                     scaled_operand times = {}, scaled_operand minus = {}) {
         if (L == 0) {  // one element; g^0 = 1
-            if (scale) {
-                scale_powers_kernel<<<1, 1, 0, stream>>>(x, 1, dev_fr_one(), s);
-                CUDA_LAUNCH_OK("scale_powers_kernel");
+            if (scale || times.y || minus.y) {
+                single_element_kernel<<<1, 1, 0, stream>>>(x, scale ? s : dev_fr_one(), times, minus);
+                CUDA_LAUNCH_OK("single_element_kernel");
             }
             return;
         }
-        dif_passes(x, L, inverse);
+        dif_passes(x, L, inverse, times);
         const size_t n = size_t(1) << L;
-        bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s, coset);
+        bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s, coset, minus);
         CUDA_LAUNCH_OK("bit_reverse_kernel");
     }
 
@@ -436,26 +463,26 @@ struct ntt_context::impl {
         }
     }
 
+    // 6 transforms, not the textbook 7: with Q(X) = A(X) B(X) mod (X^n - g^n), the polynomial of degree < n
+    // the coset inverse transform makes of the coset evaluations of A B, and C of degree < n,
+    //   H = coset_inverse((A_c B_c - C_c) / Z_c) = (Q - C) / (g^n - 1),
+    // the coset inverse being linear and coset_inverse(C_c) = C. So C needs only its inverse transform (its
+    // coefficients, left bit-reversed) and is subtracted as H is reversed into natural order; exact for any
+    // a, b, c, divisible or not (the CPU's compute_h computes the same).
     void compute_h(unsigned L) {
         CUDA_OK(cudaSetDevice(device));
         const detail::ntt_constants& k = constants(L);
-        const size_t n = size_t(1) << L;
-        for (int i = 0; i < 3; ++i) {
-            dev_fr* x = slot[i].get();
-            if (L == 0) {
-                dif_natural(x, L, true, true, to_dev(k.size_inv));
-                continue;
-            }
-            // The coefficients in bit-reversed order (no reversal pass), times 1/n and the coset powers g^j in
-            // the first pass of the forward DIT transform, which reads them in that order and writes the
-            // evaluations on the coset g <omega> in natural order: two passes over memory fewer per input.
-            dif_passes(x, L, true);
-            dit_passes(x, L, coset_tables(L, false));
+        if (L > 0) {
+            for (int i = 0; i < 3; ++i) dif_passes(slot[i].get(), L, true);  // n coef[bitrev(p)] at p
+            // A and B on the coset: the coefficients in bit-reversed order (no reversal pass), times 1/n and
+            // the coset powers g^j in the first pass of the forward DIT transform, which reads them in that
+            // order and writes the evaluations on the coset g <omega> in natural order.
+            for (int i = 0; i < 2; ++i) dit_passes(slot[i].get(), L, coset_tables(L, false));
         }
-        h_pointwise_kernel<<<grid_for(n, 256), 256, 0, stream>>>(slot[0].get(), slot[1].get(), slot[2].get(), n,
-                                                                  to_dev(k.z_coset_inv));
-        CUDA_LAUNCH_OK("h_pointwise_kernel");
-        dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv), coset_tables(L, true));
+        // Q / Z_c: the pointwise product and the division by Z (a constant on the coset) in the first pass of
+        // the coset inverse transform, whose reversal (with g^-p / n) then takes C / Z_c away.
+        dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv), L > 0 ? coset_tables(L, true) : coset_powers{},
+                    {slot[1].get(), to_dev(k.z_coset_inv)}, {slot[2].get(), to_dev(k.z_coset_inv_size_inv)});
     }
 };
 

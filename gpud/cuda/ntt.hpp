@@ -10,10 +10,11 @@
 // the device when a larger size is first asked for; smaller sizes read it with a stride.
 //
 // Data lives in three resident slots of device memory (a, b, c of the H pipeline): load, transform,
-// store; compute_h runs its 7 transforms, coset scalings and the pointwise step without host round
-// trips, and without reversals between an input's inverse and forward transforms: the forward one runs as
-// decimation in time on the bit-reversed coefficients (natural order out), applying 1/n and the coset shift
-// as it loads them. The span overloads do load, transform, store for callers with host data (tests).
+// store; compute_h runs its 6 transforms (C is not evaluated on the coset: H = (Q - C) / (g^n - 1), ntt.cu),
+// coset scalings and the pointwise step without host round trips, and without reversals between an input's
+// inverse and forward transforms: the forward one runs as decimation in time on the bit-reversed
+// coefficients (natural order out), applying 1/n and the coset shift as it loads them; the pointwise product
+// is taken as the last inverse transform loads its input, and C subtracted as its result is reversed. The span overloads do load, transform, store for callers with host data (tests).
 #pragma once
 
 #include <cstddef>
@@ -86,6 +87,7 @@ constexpr unsigned coset_split(unsigned log_n) { return (log_n + 1) / 2; }
 struct ntt_constants {
     ff::fr_t omega, omega_inv, size_inv, g, g_inv, z_coset_inv;
     ff::fr_t g_step, g_inv_step;  // g^(2^coset_split) and g^-(2^coset_split)
+    ff::fr_t z_coset_inv_size_inv;  // z_coset_inv size_inv (compute_h's scale of C)
 };
 ntt_constants make_ntt_constants(unsigned log_n);
 }  // namespace detail
