@@ -1,5 +1,6 @@
 // GPU NTT and H pipeline (gpud/cuda/ntt.hpp) against common/ntt on the same random inputs, at sizes
 // on both sides of the 1024-element tile. Skipped with a message where no GPU is present.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -128,4 +129,53 @@ TEST_F(CudaNtt, RejectsBadSizes) {
     cuda::ntt_context gpu;
     std::vector<fr_t> x(12);
     EXPECT_THROW(gpu.transform(x, cuda::ntt_kind::forward), std::invalid_argument);
+}
+
+// load_padded_async (the backend's rows and staged scalars): the kernels after a copy wait for it, a copy
+// after kernels waits for them, and compute_h fed by copies still in flight gives the CPU's H.
+TEST_F(CudaNtt, AsyncLoadsAreOrderedWithTheKernels) {
+    cuda::ntt_context gpu;
+    const unsigned L = 20;
+    ntt::domain d(L);
+    const size_t n = d.size();
+    // Kernels after a copy: the transform reads what the copy wrote (rows shorter than the slot: zeros).
+    auto x = random_vector(n - 3, 41);
+    gpu.load_padded_async(0, x, L);
+    gpu.transform_resident(0, L, cuda::ntt_kind::forward);
+    std::vector<fr_t> want(x.begin(), x.end());
+    want.resize(n, fr_t::zero());
+    ntt::forward(d, want);
+    std::vector<fr_t> back(n);
+    gpu.store(0, back);
+    ASSERT_TRUE(back == want) << "the transform did not wait for the copy";
+    // A copy after kernels: it lands after the transform's writes, not under them.
+    for (int rep = 0; rep < 3; ++rep) {
+        auto y = random_vector(n, 42 + rep);
+        gpu.transform_resident(0, L, cuda::ntt_kind::coset_forward);
+        gpu.load_padded_async(0, y, L);
+        gpu.store(0, back);
+        ASSERT_TRUE(back == y) << "the copy overlapped the transform before it (rep " << rep << ")";
+    }
+    // device_data waits for the slot's copy.
+    auto z = random_vector(n, 45);
+    gpu.load_padded_async(2, z, L);
+    std::vector<fr_t> via(n);
+    ASSERT_EQ(cudaMemcpy(via.data(), gpu.device_data(2), n * sizeof(fr_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_TRUE(via == z);
+    // compute_h on three copies in flight, then a copy into a slot its kernels read issued right after.
+    auto a = random_vector(n, 46), b = random_vector(n - 100, 47), c = random_vector(n, 48);
+    gpu.load_padded_async(0, a, L);
+    gpu.load_padded_async(1, b, L);
+    gpu.load_padded_async(2, c, L);
+    gpu.compute_h_resident(L);
+    auto next = random_vector(n, 49);
+    gpu.load_padded_async(1, next, L);
+    std::vector<fr_t> h(n);
+    gpu.store(0, h);
+    b.resize(n, fr_t::zero());
+    ntt::compute_h(d, a, b, c);
+    ASSERT_TRUE(h == a);
+    gpu.store(1, back);
+    ASSERT_TRUE(back == next);
+    EXPECT_THROW(gpu.load_padded_async(1, random_vector(9, 50), 3), std::invalid_argument);
 }

@@ -290,6 +290,13 @@ struct ntt_context::impl {
     int device;
     cudaStream_t stream = nullptr;
     device_buffer<dev_fr> slot[SLOTS];
+    // load_padded_async: copies into the slots on their own stream, beside the kernels; |loaded[s]| marks
+    // the end of the last one into slot s, waited for (device or host) by the slot's next user while
+    // |pending[s]|. |kernels_done| orders a copy after the kernels issued before it.
+    cudaStream_t copy_stream = nullptr;
+    cudaEvent_t loaded[SLOTS] = {};
+    cudaEvent_t kernels_done = nullptr;
+    bool pending[SLOTS] = {};
     unsigned log_table = 0;  // tables hold omega_max^i for i < 2^(log_table - 1)
     unsigned pass_columns_log = DEFAULT_PASS_COLUMNS_LOG;
     unsigned register_stages = DEFAULT_REGISTER_STAGES;
@@ -305,9 +312,55 @@ struct ntt_context::impl {
     explicit impl(int dev) : device(dev) {
         CUDA_OK(cudaSetDevice(device));
         CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        CUDA_OK(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking));
+        for (auto& e : loaded) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        CUDA_OK(cudaEventCreateWithFlags(&kernels_done, cudaEventDisableTiming));
     }
     ~impl() {
+        // No copy may outlive the context (nor land in freed slots); errors cannot be reported from here.
+        if (copy_stream) cudaStreamSynchronize(copy_stream);
+        if (stream) cudaStreamSynchronize(stream);
+        for (auto& e : loaded)
+            if (e) cudaEventDestroy(e);
+        if (kernels_done) cudaEventDestroy(kernels_done);
+        if (copy_stream) cudaStreamDestroy(copy_stream);
         if (stream) cudaStreamDestroy(stream);
+    }
+
+    // The kernels about to be issued on |stream| read or write slot s: after its pending copy.
+    void kernels_after_load(int s) {
+        if (!pending[s]) return;
+        CUDA_OK(cudaStreamWaitEvent(stream, loaded[s], 0));
+        pending[s] = false;
+    }
+    // The host about to read slot s (or hand its address to another stream): its pending copy done.
+    void host_after_load(int s) {
+        if (!pending[s]) return;
+        CUDA_OK(cudaEventSynchronize(loaded[s]));
+        pending[s] = false;
+    }
+    void synchronize_all() {
+        CUDA_OK(cudaSetDevice(device));
+        CUDA_OK(cudaStreamSynchronize(copy_stream));
+        CUDA_OK(cudaStreamSynchronize(stream));
+        for (bool& p : pending) p = false;
+    }
+
+    void load_padded_async(int s, std::span<const ff::fr_t> x, size_t n) {
+        CUDA_OK(cudaSetDevice(device));
+        if (slot[s].capacity() < n) {
+            synchronize_all();  // nothing in flight may touch the old buffer
+            slot[s].reserve(n);
+        }
+        // After every kernel issued so far (they may still read this slot) and any earlier copy into it.
+        CUDA_OK(cudaEventRecord(kernels_done, stream));
+        CUDA_OK(cudaStreamWaitEvent(copy_stream, kernels_done, 0));
+        if (!x.empty())
+            CUDA_OK(cudaMemcpyAsync(slot[s].get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice, copy_stream));
+        if (x.size() < n)  // zero bytes are the field's zero (Montgomery form of 0)
+            CUDA_OK(cudaMemsetAsync(slot[s].get() + x.size(), 0, (n - x.size()) * sizeof(ff::fr_t), copy_stream));
+        CUDA_OK(cudaEventRecord(loaded[s], copy_stream));
+        pending[s] = true;
     }
 
     void check_slot(int s) const {
@@ -473,7 +526,12 @@ struct ntt_context::impl {
         CUDA_OK(cudaSetDevice(device));
         const detail::ntt_constants& k = constants(L);
         if (L > 0) {
-            for (int i = 0; i < 3; ++i) dif_passes(slot[i].get(), L, true);  // n coef[bitrev(p)] at p
+            prepare(L);  // before the first input's passes, so they start as soon as its copy lands
+            coset_tables(L, false);
+            for (int i = 0; i < 3; ++i) {  // n coef[bitrev(p)] at p
+                kernels_after_load(i);
+                dif_passes(slot[i].get(), L, true);
+            }
             // A and B on the coset: the coefficients in bit-reversed order (no reversal pass), times 1/n and
             // the coset powers g^j in the first pass of the forward DIT transform, which reads them in that
             // order and writes the evaluations on the coset g <omega> in natural order.
@@ -481,6 +539,7 @@ struct ntt_context::impl {
         }
         // Q / Z_c: the pointwise product and the division by Z (a constant on the coset) in the first pass of
         // the coset inverse transform, whose reversal (with g^-p / n) then takes C / Z_c away.
+        for (int i = 0; i < 3; ++i) kernels_after_load(i);  // L = 0: no passes waited for them above
         dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv), L > 0 ? coset_tables(L, true) : coset_powers{},
                     {slot[1].get(), to_dev(k.z_coset_inv)}, {slot[2].get(), to_dev(k.z_coset_inv_size_inv)});
     }
@@ -492,7 +551,7 @@ ntt_context::~ntt_context() = default;
 void ntt_context::load(int s, std::span<const ff::fr_t> x) {
     impl_->check_slot(s);
     log2_exact(x.size());
-    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->synchronize_all();  // no copy or kernel in flight on the slot being replaced
     impl_->slot[s].reserve(x.size());
     // On the NTT stream, waited for: a plain cudaMemcpy from pageable memory may return before its DMA
     // lands, and the transforms run on a non-blocking stream that does not wait for it.
@@ -507,7 +566,7 @@ void ntt_context::load_padded(int s, std::span<const ff::fr_t> x, unsigned log_n
     if (x.size() > n)
         throw std::invalid_argument("GPU NTT: " + std::to_string(x.size()) + " elements for a slot of 2^" +
                                     std::to_string(log_n));
-    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->synchronize_all();
     impl_->slot[s].reserve(n);
     // Ordered on the NTT stream and waited for, as load() (the source may be pageable).
     if (!x.empty())
@@ -518,10 +577,20 @@ void ntt_context::load_padded(int s, std::span<const ff::fr_t> x, unsigned log_n
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
 }
 
+void ntt_context::load_padded_async(int s, std::span<const ff::fr_t> x, unsigned log_n) {
+    impl_->check_slot(s);
+    const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
+    if (x.size() > n)
+        throw std::invalid_argument("GPU NTT: " + std::to_string(x.size()) + " elements for a slot of 2^" +
+                                    std::to_string(log_n));
+    impl_->load_padded_async(s, x, n);
+}
+
 void ntt_context::store(int s, std::span<ff::fr_t> x) {
     impl_->check_slot(s);
     if (impl_->slot[s].capacity() < x.size()) throw std::invalid_argument("GPU NTT: slot smaller than output");
     CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->host_after_load(s);
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
     CUDA_OK(cudaMemcpy(x.data(), impl_->slot[s].get(), x.size() * sizeof(ff::fr_t), cudaMemcpyDeviceToHost));
 }
@@ -530,7 +599,9 @@ void ntt_context::fill_random(int s, unsigned log_n, uint64_t seed) {
     impl_->check_slot(s);
     CUDA_OK(cudaSetDevice(impl_->device));
     size_t n = size_t(1) << log_n;
+    if (impl_->slot[s].capacity() < n) impl_->synchronize_all();
     impl_->slot[s].reserve(n);
+    impl_->kernels_after_load(s);
     fill_random_kernel<<<grid_for(n, 256), 256, 0, impl_->stream>>>(impl_->slot[s].get(), n, seed);
     CUDA_LAUNCH_OK("fill_random_kernel");
 }
@@ -538,6 +609,7 @@ void ntt_context::fill_random(int s, unsigned log_n, uint64_t seed) {
 void ntt_context::transform_resident(int s, unsigned log_n, ntt_kind kind) {
     impl_->check_slot(s);
     if (impl_->slot[s].capacity() < (size_t(1) << log_n)) throw std::invalid_argument("GPU NTT: slot too small");
+    impl_->kernels_after_load(s);
     impl_->run(impl_->slot[s].get(), log_n, kind);
 }
 
@@ -595,12 +667,11 @@ size_t ntt_context::device_bytes_for(unsigned log_n) {
 
 const ff::fr_t* ntt_context::device_data(int s) const {
     impl_->check_slot(s);
+    CUDA_OK(cudaSetDevice(impl_->device));
+    impl_->host_after_load(s);
     return reinterpret_cast<const ff::fr_t*>(impl_->slot[s].get());
 }
 
-void ntt_context::synchronize() {
-    CUDA_OK(cudaSetDevice(impl_->device));
-    CUDA_OK(cudaStreamSynchronize(impl_->stream));
-}
+void ntt_context::synchronize() { impl_->synchronize_all(); }
 
 }  // namespace cuzk::cuda

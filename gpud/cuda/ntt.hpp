@@ -50,6 +50,12 @@ public:
     // |x| (at most 2^log_n elements) into a slot of 2^log_n, the rest zero: rows shorter than the domain
     // copied from where they are, without a padded copy on the host.
     void load_padded(int slot, std::span<const ff::fr_t> x, unsigned log_n);
+    // As load_padded, but on the context's copy stream, returning at once: the copy starts after the kernels
+    // issued so far (which may still use the slot) and runs beside the kernels issued after it (page-locked
+    // |x| for that; pageable works, without the overlap). The slot's next user waits for it: this context's
+    // kernels on the device, store and device_data on the host. |x| must stay valid and unchanged until then
+    // (synchronize() waits for every copy).
+    void load_padded_async(int slot, std::span<const ff::fr_t> x, unsigned log_n);
     void store(int slot, std::span<ff::fr_t> x);
     // Fills a slot with pseudo-random field elements made on the device (benchmarks).
     void fill_random(int slot, unsigned log_n, uint64_t seed);
@@ -65,10 +71,12 @@ public:
     // Tuning (benchmarks): stages run in registers per shared-memory round trip inside a pass, 1 to 3
     // (radix 2, 4, 8); 3 is the default.
     void set_register_stages(unsigned stages);
+    // Waits for every kernel and copy issued.
     void synchronize();
     // Device address of a slot's elements (same layout as ff::fr_t), for handing a result to another
-    // kernel (the H coefficients to the H MSM) without a round trip; null before the slot is used. Call
-    // synchronize() first when the reader is on another stream.
+    // kernel (the H coefficients to the H MSM) without a round trip; null before the slot is used. Waits for
+    // a pending load_padded_async into the slot; call synchronize() first when the reader is on another
+    // stream and the slot's contents come from this context's kernels.
     const ff::fr_t* device_data(int slot) const;
     // Device memory held now (slots and tables; they only grow), and what a context needs for H at 2^log_n.
     size_t device_bytes() const;
