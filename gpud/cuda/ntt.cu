@@ -560,23 +560,6 @@ void ntt_context::load(int s, std::span<const ff::fr_t> x) {
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
 }
 
-void ntt_context::load_padded(int s, std::span<const ff::fr_t> x, unsigned log_n) {
-    impl_->check_slot(s);
-    const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
-    if (x.size() > n)
-        throw std::invalid_argument("GPU NTT: " + std::to_string(x.size()) + " elements for a slot of 2^" +
-                                    std::to_string(log_n));
-    impl_->synchronize_all();
-    impl_->slot[s].reserve(n);
-    // Ordered on the NTT stream and waited for, as load() (the source may be pageable).
-    if (!x.empty())
-        CUDA_OK(cudaMemcpyAsync(impl_->slot[s].get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice,
-                                impl_->stream));
-    if (x.size() < n)  // zero bytes are the field's zero (Montgomery form of 0)
-        CUDA_OK(cudaMemsetAsync(impl_->slot[s].get() + x.size(), 0, (n - x.size()) * sizeof(ff::fr_t), impl_->stream));
-    CUDA_OK(cudaStreamSynchronize(impl_->stream));
-}
-
 void ntt_context::load_padded_async(int s, std::span<const ff::fr_t> x, unsigned log_n) {
     impl_->check_slot(s);
     const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
@@ -584,6 +567,12 @@ void ntt_context::load_padded_async(int s, std::span<const ff::fr_t> x, unsigned
         throw std::invalid_argument("GPU NTT: " + std::to_string(x.size()) + " elements for a slot of 2^" +
                                     std::to_string(log_n));
     impl_->load_padded_async(s, x, n);
+}
+
+void ntt_context::load_padded(int s, std::span<const ff::fr_t> x, unsigned log_n) {
+    // The asynchronous copy, waited for (the source may be pageable and is the caller's again on return).
+    load_padded_async(s, x, log_n);
+    impl_->synchronize_all();
 }
 
 void ntt_context::store(int s, std::span<ff::fr_t> x) {
