@@ -17,10 +17,12 @@
 //                  [--affine-batch-log B] [--chunk K] [--reps 5]
 //   (one MSM timed with those msm_options and checked against the default options' result)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
-//                  [--device-gib D] [--kernels-only] [--host-points] [--h-sweep]
+//                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points] [--h-sweep]
 //                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
-//   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --host-points:
+//   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
+//   the pinned copies and gpud's sequence only, without the pageable copies and the pinning-beside step (gpud
+//   pins every range it copies; those two steps take most of the mode's minutes); --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
@@ -36,6 +38,9 @@
 // and from the same vectors page-locked by cuda::host_pin (host_pin.hpp), as the backend pins them in prepare;
 // the registration and unregistration are timed too, as CPU time (the backend pays them outside the CUDA
 // lock, in prepare and finish). Once, after the warm-up's pinned copy, row a is read back and compared.
+// Then gpud's sequence (copies beside the kernels) in two orders of its first copies: B_G2's scalars alone
+// first (the backend's), and the rows first with B_G2's upload beside row a (the fifteenth session's), each
+// with the times at which its steps ended.
 // Then whether pinning on one thread slows the GPU work of another (gpud: one worker pins in prepare while
 // another holds the lock): the kernels with the L/A/B uploads from pinned memory, alone and while a second
 // thread pins and unpins rows a, b, c (12 GiB at 2^27) in a loop.
@@ -392,6 +397,7 @@ int partition_bench(int argc, char** argv) {
             record("partition: MSM scratch plan (as gpud's CUDA backend)", 0, plan.summary());
         }
         const bool kernels_only = has_flag(argc, argv, "--kernels-only");
+        const bool pageable = !has_flag(argc, argv, "--no-pageable");
         unsigned h_passes = 0;
         // Batch-affine schedules and threads per block other than the defaults (msm_options; 0: the default),
         // to time a candidate in the partition before it becomes the default.
@@ -403,7 +409,7 @@ int partition_bench(int argc, char** argv) {
 
         std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total;
         // gpud's sequence (cuda_backend::run_kernels) with its copies: rows and the L/A/B scalars beside the kernels.
-        std::vector<double> t_gpud;
+        std::vector<double> t_gpud, t_gpud_rows_first;
         bool gpud_same = true;
         ec::jacobian_t<ff::fp_t> l_res, a_res, b_res;
         ec::jacobian_t<ff::fp2_t> b2_res;
@@ -415,7 +421,7 @@ int partition_bench(int argc, char** argv) {
         for (int rep = 0; rep <= reps; ++rep) {  // rep 0 is the warm-up
             // Transfers of the real backend: rows a, b, c from pageable host memory (the scalars' uploads
             // are timed below, apart from the MSMs).
-            double tr = kernels_only ? 0 : time_ms([&] {
+            double tr = kernels_only || !pageable ? 0 : time_ms([&] {
                 for (int sl = 0; sl < 3; ++sl) ntt.load(sl, *rows[sl]);
                 ntt.synchronize();
             });
@@ -432,13 +438,16 @@ int partition_bench(int argc, char** argv) {
                 g1.run_uploaded_range(first_h, n_h, &hr, g1_opt);
                 h_passes = hr.passes;
             });
-            double lup = time_ms([&] { g1.upload_scalars(aux); });
+            auto upload_ms = [&](auto& ctx, const std::vector<fr_t>& v) {
+                return pageable ? time_ms([&] { ctx.upload_scalars(v); }) : (ctx.upload_scalars(v), 0.0);
+            };
+            double lup = upload_ms(g1, aux);
             double tl = time_ms([&] { l_res = g1.run_uploaded_range(first_l, n_l, nullptr, g1_opt); });
-            double aup = time_ms([&] { g1.upload_scalars(a_sc); });
+            double aup = upload_ms(g1, a_sc);
             double ta = time_ms([&] { a_res = g1.run_uploaded_range(first_a, n_a, nullptr, g1_opt); });
-            double bup = time_ms([&] { g1.upload_scalars(b_sc); });
+            double bup = upload_ms(g1, b_sc);
             double tb = time_ms([&] { b_res = g1.run_uploaded_range(first_b, n_b, nullptr, g1_opt); });
-            double bup2 = time_ms([&] { g2.upload_scalars(b_sc); });
+            double bup2 = upload_ms(g2, b_sc);
             double tb2 = time_ms([&] { b2_res = g2.run_uploaded(n_b, nullptr, g2_opt); });
             const double kern = th + thm + tl + ta + tb + tb2;
             peak = std::max(peak, device_used_gib());
@@ -486,14 +495,33 @@ int partition_bench(int argc, char** argv) {
             const bool stageable = n_l <= m && n_a <= m && n_b <= m;
             ec::jacobian_t<ff::fp_t> gl, ga, gb;
             ec::jacobian_t<ff::fp2_t> gb2;
-            double tg = time_ms([&] {
-                std::thread b_g2([&] {
+            // The end of each step, ms from the start: B_G2's upload (b2 up), H on the device, the H MSM, L, A,
+            // B_G1, B_G2 joined.
+            enum { b2_up, h_done, hmsm_done, l_done, a_done, b_done, b2_done, steps };
+            auto gpud_sequence = [&](bool b_g2_first, double* at) {
+                const double t0 = now_ms();
+                std::thread b_g2;
+                if (b_g2_first) {
                     g2.upload_scalars(b_sc);
-                    gb2 = g2.run_uploaded(n_b, nullptr, g2_opt);
-                });
+                    at[b2_up] = now_ms() - t0;
+                    b_g2 = std::thread([&] { gb2 = g2.run_uploaded(n_b, nullptr, g2_opt); });
+                } else {
+                    b_g2 = std::thread([&] {
+                        g2.upload_scalars(b_sc);
+                        at[b2_up] = now_ms() - t0;
+                        gb2 = g2.run_uploaded(n_b, nullptr, g2_opt);
+                    });
+                }
+                struct join_on_exit {
+                    std::thread& t;
+                    ~join_on_exit() {
+                        if (t.joinable()) t.join();
+                    }
+                } joined{b_g2};
                 for (int sl = 0; sl < 3; ++sl) ntt.load_padded_async(sl, *rows[sl], L);
                 ntt.compute_h_resident(L);
                 ntt.synchronize();
+                at[h_done] = now_ms() - t0;
                 g1.upload_scalars_device(ntt.device_data(0), n_h);
                 if (stageable) {
                     ntt.load_padded_async(1, aux, L);
@@ -501,17 +529,32 @@ int partition_bench(int argc, char** argv) {
                     ntt.load_padded_async(0, b_sc, L);
                 }
                 g1.run_uploaded_range(first_h, n_h, nullptr, g1_opt);
+                at[hmsm_done] = now_ms() - t0;
                 auto staged_run = [&](int slot, const std::vector<fr_t>& sc, size_t first, size_t count) {
                     if (stageable) g1.upload_scalars_device(ntt.device_data(slot), count);
                     else g1.upload_scalars(sc);
                     return g1.run_uploaded_range(first, count, nullptr, g1_opt);
                 };
                 gl = staged_run(1, aux, first_l, n_l);
+                at[l_done] = now_ms() - t0;
                 ga = staged_run(2, a_sc, first_a, n_a);
+                at[a_done] = now_ms() - t0;
                 gb = staged_run(0, b_sc, first_b, n_b);
+                at[b_done] = now_ms() - t0;
                 b_g2.join();
-            });
+                at[b2_done] = now_ms() - t0;
+                return at[b2_done];
+            };
+            double at_first[steps], at_rows[steps];
+            double tg = gpud_sequence(true, at_first);
             gpud_same = gpud_same && gl == l_res && ga == a_res && gb == b_res && gb2 == b2_res;
+            double tg_rows = gpud_sequence(false, at_rows);
+            gpud_same = gpud_same && gl == l_res && ga == a_res && gb == b_res && gb2 == b2_res;
+            for (const auto* at : {at_first, at_rows})
+                std::printf("  rep %d: gpud's sequence, %s: %.1f ms; steps ended at (ms): B_G2 scalars up %.1f, H %.1f,"
+                            " H MSM %.1f, L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f\n",
+                            rep, at == at_first ? "B_G2's scalars first" : "rows first", at[b2_done], at[b2_up],
+                            at[h_done], at[hmsm_done], at[l_done], at[a_done], at[b_done], at[b2_done]);
             double tun = time_ms([&] {
                 for (auto& p : pins) p.unpin();
             });
@@ -527,7 +570,7 @@ int partition_bench(int argc, char** argv) {
             t_aup.push_back(aup), t_a.push_back(ta), t_bup.push_back(bup), t_b.push_back(tb), t_b2.push_back(tb2);
             t_total.push_back(kern);
             p_rows.push_back(trp), p_lup.push_back(lupp + bupp2), p_aup.push_back(aupp), p_bup.push_back(bupp);
-            t_gpud.push_back(tg);
+            t_gpud.push_back(tg), t_gpud_rows_first.push_back(tg_rows);
             r_rows.push_back(pr), r_l.push_back(pl), r_a.push_back(pa), r_b.push_back(pb), r_unpin.push_back(tun);
         }
         const double kern = median(t_total);
@@ -543,17 +586,19 @@ int partition_bench(int argc, char** argv) {
         std::snprintf(note, sizeof note, "%u Pippenger passes over its windows", h_passes);
         record("  H MSM passes", 0, note);
         if (!kernels_only) {
-            const double xfer = median(t_rows) + median(t_lup) + median(t_aup) + median(t_bup);
-            snprintf(note, sizeof note, "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pageable host memory",
-                     median(t_rows), median(t_lup), median(t_aup), median(t_bup));
-            record("partition: host-to-device copies", xfer, note);
+            const double xfer = pageable ? median(t_rows) + median(t_lup) + median(t_aup) + median(t_bup) : 0;
+            if (pageable) {
+                snprintf(note, sizeof note, "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pageable host memory",
+                         median(t_rows), median(t_lup), median(t_aup), median(t_bup));
+                record("partition: host-to-device copies", xfer, note);
+            }
             const double xfer_p = median(p_rows) + median(p_lup) + median(p_aup) + median(p_bup);
             const double copied_gib = rows_gib + scalars_gib + double(n_b) * sizeof(fr_t) / gib;
             snprintf(note, sizeof note,
                      "rows a,b,c %.0f + L and B_G2 %.0f + A %.0f + B %.0f ms, pinned host memory (host_pin); "
-                     "%.1f GiB at %.1f GiB/s (pageable: %.1f GiB/s); row a read back %s%s%s",
+                     "%.1f GiB at %.1f GiB/s (pageable: %.1f GiB/s, 0: not timed); row a read back %s%s%s",
                      median(p_rows), median(p_lup), median(p_aup), median(p_bup), copied_gib, copied_gib / (xfer_p / 1e3),
-                     copied_gib / (xfer / 1e3), readback_ok ? "equal" : "DIFFERENT",
+                     pageable ? copied_gib / (xfer / 1e3) : 0.0, readback_ok ? "equal" : "DIFFERENT",
                      pin_refused.empty() ? "" : "; NOT all pinned: ", pin_refused.c_str());
             record("partition: host-to-device copies, pinned", xfer_p, note);
             const double reg = median(r_rows) + median(r_l) + median(r_a) + median(r_b);
@@ -565,14 +610,20 @@ int partition_bench(int argc, char** argv) {
             record("partition: pinning the copied ranges", reg, note);
             record("partition: unpinning them", median(r_unpin),
                    "CPU, outside the CUDA lock (gpud: in finish); cudaHostUnregister of the 6 ranges");
-            snprintf(note, sizeof note, "kernels %.0f + pageable copies %.0f ms", kern, xfer);
-            record("partition: GPU work under the lock, pageable copies", kern + xfer, note);
+            if (pageable) {
+                snprintf(note, sizeof note, "kernels %.0f + pageable copies %.0f ms", kern, xfer);
+                record("partition: GPU work under the lock, pageable copies", kern + xfer, note);
+            }
             snprintf(note, sizeof note, "kernels %.0f + pinned copies %.0f ms; pinning %.0f + unpinning %.0f ms moved"
                      " to the CPU outside the lock", kern, xfer_p, reg, median(r_unpin));
             record("partition: GPU work under the lock, pinned copies", kern + xfer_p, note);
-            snprintf(note, sizeof note, "median of %d; as gpud runs it: copies beside the kernels, B_G2 beside the"
-                     " G1 work; L, A, B_G1, B_G2 %s", reps, gpud_same ? "equal to the runs above" : "DIFFERENT");
+            snprintf(note, sizeof note, "median of %d; as gpud runs it: B_G2's scalars first, then the rows' and the"
+                     " L/A/B scalars' copies beside the kernels, B_G2 beside the G1 work; L, A, B_G1, B_G2 %s", reps,
+                     gpud_same ? "equal to the runs above" : "DIFFERENT");
             record("partition: GPU work under the lock, gpud's sequence", median(t_gpud), note);
+            snprintf(note, sizeof note, "median of %d; the fifteenth session's order: B_G2's upload beside row a's copy",
+                     reps);
+            record("partition: GPU work under the lock, rows first", median(t_gpud_rows_first), note);
             if (!readback_ok || !gpud_same) return 1;
         }  // !kernels_only
 
@@ -665,7 +716,7 @@ int partition_bench(int argc, char** argv) {
                 if (!same) return 1;
             }
         }
-        if (kernels_only) return 0;  // --kernels-only: not the pinning-beside step either
+        if (kernels_only || !pageable) return 0;  // not the pinning-beside step either
         std::atomic<bool> stop{false};
         std::atomic<int> cycles{0};
         std::string pinner_error;
