@@ -558,11 +558,12 @@ int partition_bench(int argc, char** argv) {
             double tun = time_ms([&] {
                 for (auto& p : pins) p.unpin();
             });
-            std::printf("  rep %d: H %.1f, H MSM %.1f, L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f ms (kernels %.1f); transfers:"
+            std::printf("  rep %d: H %.1f, H MSM %.1f, L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f ms (kernels %.1f); %stransfers:"
                         " rows %.1f, L %.1f, A %.1f, B %.1f + %.1f ms; device memory in use %.1f GiB\n"
                         "         pinned transfers: rows %.1f, L %.1f, A %.1f, B %.1f + %.1f ms; pin (CPU) rows %.1f,"
                         " L %.1f, A %.1f, B %.1f ms, unpin %.1f ms%s\n",
-                        rep, th, thm, tl, ta, tb, tb2, kern, tr, lup, aup, bup, bup2, device_used_gib(), trp, lupp,
+                        rep, th, thm, tl, ta, tb, tb2, kern, pageable ? "" : "(--no-pageable: not timed) ", tr, lup,
+                        aup, bup, bup2, device_used_gib(), trp, lupp,
                         aupp, bupp, bupp2, pr, pl, pa, pb, tun, pin_refused.empty() ? "" : " (a range NOT pinned)");
             std::fflush(stdout);
             if (rep == 0) continue;
