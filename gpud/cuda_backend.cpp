@@ -560,8 +560,9 @@ void cuda_backend::run_kernels(partition_work& work) {
     //
     // Its scalars are copied first, before the rows, and alone on the bus: nothing can run until some input
     // has landed, and B_G2's is the smallest copy that unlocks the most kernels (32 GiB shape on an H200:
-    // ~26 ms of copy, ~110 ms of MSM, under which row a's ~79 ms copy lands). Issued beside row a instead, the
-    // two copies shared the bus and the GPU idled until both were nearly done.
+    // ~26 ms of copy, ~110 ms of MSM, under which row a's ~79 ms copy lands). Queued from the B_G2 thread
+    // beside the rows' copies instead, it landed after all three rows (~259 ms), and the GPU idled until row
+    // a was in (BENCHMARKS.md, sixteenth session).
     std::future<ec::g2_jacobian_t> b_g2;
     struct join_on_exit {
         std::future<ec::g2_jacobian_t>& f;

@@ -8,15 +8,14 @@
 //                copied from pageable memory as before; the first refusal is logged as a warning.
 //   run_kernels  GPU, under the CUDA lock: the parameters' points are made resident on first use (h, l, a,
 //                b_g1 back to back in one G1 MSM context, so the four MSMs share one set of scratch buffers;
-//                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object); B_G2's
+//                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object). B_G2's
 //                scalars are copied first, alone, and its MSM (on the GPU) starts from a second host thread,
-//                so its kernels run while the rows are copied; the rows go
-//                to the device on the NTT context's copy stream (each input's transforms start as its copy
-//                lands), H by the device NTTs, its coefficients handed to the H MSM in device memory; the
-//                L, A and B_G1 scalars are copied into the freed NTT slots beside the H MSM, so their MSMs
-//                follow it after device-to-device copies; the B_G2 thread is joined before the lock is
-//                left, as every copy is waited for. Nothing
-//                is unpinned or freed here.
+//                so its kernels run while the rows are copied. The rows go to the device on the NTT
+//                context's copy stream (each input's transforms start as its copy lands), H by the device
+//                NTTs, its coefficients handed to the H MSM in device memory; the L, A and B_G1 scalars are
+//                copied into the freed NTT slots beside the H MSM, so their MSMs follow it after
+//                device-to-device copies. The B_G2 thread is joined before the lock is left, as every copy
+//                is waited for. Nothing is unpinned or freed here.
 //   finish       CPU: B_G2 from the GPU or the CPU thread, blinding with r and s, the proof
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
 //                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish

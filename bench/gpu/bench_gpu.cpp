@@ -21,8 +21,9 @@
 //                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
-//   the pinned copies and gpud's sequence only, without the pageable copies and the pinning-beside step (gpud
-//   pins every range it copies; those two steps take most of the mode's minutes); --host-points:
+//   the pinned copies and gpud's sequence, without timing the pageable copies (the rows' are skipped) and
+//   without the pinning-beside step (gpud pins every range it copies; those steps take most of the mode's
+//   minutes); --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
 //
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
@@ -438,6 +439,7 @@ int partition_bench(int argc, char** argv) {
                 g1.run_uploaded_range(first_h, n_h, &hr, g1_opt);
                 h_passes = hr.passes;
             });
+            // The kernel rows below need the scalars uploaded either way; --no-pageable only leaves it untimed.
             auto upload_ms = [&](auto& ctx, const std::vector<fr_t>& v) {
                 return pageable ? time_ms([&] { ctx.upload_scalars(v); }) : (ctx.upload_scalars(v), 0.0);
             };

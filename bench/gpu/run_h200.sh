@@ -23,8 +23,8 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2";
-# "--no-pageable --reps 2": the kernels, pinned copies and gpud's sequence in ~2 minutes, without the
-# pageable copies and the pinning-beside step that take most of the full mode's ~7).
+# "--no-pageable --reps 2": the kernels, pinned copies and gpud's sequence, without the pageable copies and
+# the pinning-beside step that take most of the full mode's ~7 minutes).
 # "sweep": one cuzk_bench_gpu --one-msm run per ';'-separated argument list in SWEEP_ARGS (e.g.
 # "--max-log-msm 24 --accumulate-variant 9 --affine-rounds 4; --max-log-msm 24 --g2"), each checked against
 # the default options' result. "kernelsums": every kernel of cuzk_bench_gpu --one-msm KERNELSUM_ARGS timed by ncu
