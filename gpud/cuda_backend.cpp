@@ -18,6 +18,7 @@
 #include "gpud/cuda/pinned_pool.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
+#include "gpud/prestage_board.hpp"
 #include "gpud/scratch_plan.hpp"
 
 namespace cuzk::gpud {
@@ -32,7 +33,10 @@ struct cuda_backend::resident_params {
         size_t first = 0;  // index of its first point in the context
     };
     query h, l, a, b_g1, b_g2;
-    bool scratch_planned = false;  // plan_msm_scratch applied (before the first kernels on these points)
+    bool scratch_planned = false;
+    // The serial of the work whose B_G2 scalars the G2 context holds, copied there under an earlier
+    // partition's kernels (cuda_backend::b_g2_board), or 0 (none, or not known to be anyone's).
+    uint64_t g2_scalars_of = 0;  // plan_msm_scratch applied (before the first kernels on these points)
     // With the points in host memory (params_placement::host): their packed copies, page-locked, and the
     // segment (points per streamed copy) of each context. Declared before the pins and the contexts, which
     // read them: destroyed after both.
@@ -73,6 +77,17 @@ uint64_t ns_since(std::chrono::steady_clock::time_point t0) {
     return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
 }
 
+struct cuda_work;
+}  // namespace
+
+// Partitions waiting for the lock offer their B_G2 scalars to the holder's B_G2 thread (prestage_board.hpp).
+struct cuda_backend::b_g2_board : prestage_board<cuda_work, groth16::parameters> {
+    std::atomic<uint64_t> copied{0}, used{0};
+    std::atomic<bool> announced{false};
+};
+
+namespace {
+
 struct cuda_work final : partition_work {
     // The host ranges the kernels copy from, in the order the kernels copy them.
     enum range { row_a, row_b, row_c, aux, a_scalars, b_scalars, ranges };
@@ -103,12 +118,16 @@ struct cuda_work final : partition_work {
     groth16::kernel_results kernels;
     bool kernels_done = false;
     ec::g2_jacobian_t b2_acc;  // B_G2 when it ran on the GPU
+    uint64_t serial = 0;       // unique in its backend (resident_params::g2_scalars_of), from 1
+    // The board its B_G2 scalars were offered on, or null; withdrawn from it before they are freed.
+    std::shared_ptr<cuda_backend::b_g2_board> board;
     // Declared last: destroyed first, so a work dropped without finish() waits for its B_G2 thread
     // before the scalars that thread reads go away (the destructor also waits for it explicitly).
     std::future<ec::g2_jacobian_t> b_g2;
 
     ~cuda_work() override {
         if (b_g2.valid()) b_g2.wait();
+        if (board) board->withdraw(this);  // waits while a holder's thread copies from b_scalars
         release_host();
     }
 
@@ -223,6 +242,7 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size
         throw cuda::cuda_error(fmt::format("[gpud] CUDA backend: GPU {} is not usable ({} device(s){}{})", gpu, n,
                                            why.empty() ? "" : ": ", why));
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
+    if (b_g2_on_gpu) b_g2_board_ = std::make_shared<b_g2_board>();
     if (pin_min_bytes != SIZE_MAX)
         scalar_pool_ = std::make_shared<cuda::pinned_pool>(gpu, pin_min_bytes, scalar_cache_bytes);
     spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; parameters' points on the {}; host ranges of {} pinned "
@@ -297,6 +317,11 @@ cuda_backend::pin_stats cuda_backend::host_pin_stats() const {
     st.pin_seconds = double(c.pin_ns) * 1e-9;
     st.unpin_seconds = double(c.unpin_ns) * 1e-9;
     return st;
+}
+
+cuda_backend::b_g2_prestage_stats cuda_backend::b_g2_prestage() const {
+    if (!b_g2_board_) return {};
+    return {b_g2_board_->copied, b_g2_board_->used};
 }
 
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
@@ -441,6 +466,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
 std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_view& w,
                                                       const groth16::parameters& params) {
     auto work = std::make_unique<cuda_work>(scalar_pool_);
+    work->serial = next_serial_++;
     work->params = &params;
     work->counters = pins_;
     groth16::prepare_partition_without_rows(w, params, work->prepared);
@@ -462,6 +488,11 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
         });
     }
     pin_host_ranges(*work);
+    // Last, once the scalars are pinned and final: from here the lock holder's B_G2 thread may copy them.
+    if (b_g2_board_ && !work->prepared.b_scalars.empty()) {
+        work->board = b_g2_board_;
+        b_g2_board_->offer(work.get(), &params);
+    }
     return work;
 }
 
@@ -563,6 +594,14 @@ void cuda_backend::run_kernels(partition_work& work) {
     // ~26 ms of copy, ~110 ms of MSM, under which row a's ~79 ms copy lands). Queued from the B_G2 thread
     // beside the rows' copies instead, it landed after all three rows (~259 ms), and the GPU idled until row
     // a was in (BENCHMARKS.md, sixteenth session).
+    //
+    // Then the same thread copies the B_G2 scalars of a partition waiting for the lock (b_g2_board), from
+    // the moment the H transforms are done (the rows have landed; the copy shares the bus only with the L,
+    // A and B_G1 scalars' copies into the NTT slots, which end long before the H MSM does) to the end of
+    // the kernels (a copy taken as they end may outlast them by up to its length, which the waiting
+    // partition then does not spend). On an H200 it saves that partition the ~26 ms copy at the start of its
+    // lock (32 GiB shape; BENCHMARKS.md, seventeenth session).
+    if (w.board) w.board->withdraw(&w);  // taken or not, nobody copies it now: its kernels run
     std::future<ec::g2_jacobian_t> b_g2;
     struct join_on_exit {
         std::future<ec::g2_jacobian_t>& f;
@@ -570,10 +609,47 @@ void cuda_backend::run_kernels(partition_work& work) {
             if (f.valid()) f.wait();
         }
     } b_g2_done{b_g2};
+    // Destroyed before |b_g2_done| waits: a B_G2 thread waiting for an offer is let go on every way out.
+    struct close_on_exit {
+        b_g2_board* board;
+        ~close_on_exit() {
+            if (board) board->close();
+        }
+    } window{b_g2_board_.get()};
+    if (window.board) window.board->begin();
     if (r.g2 && !p.b_scalars.empty()) {
-        r.g2->upload_scalars(p.b_scalars);
-        b_g2 = std::async(std::launch::async,
-                          [&r, &p] { return r.g2->run_uploaded_range(r.b_g2.first, p.b_scalars.size()); });
+        if (r.g2_scalars_of == w.serial) {
+            ++b_g2_board_->used;
+            if (!b_g2_board_->announced.exchange(true))
+                spdlog::info("GPU {}: B_G2's scalars were copied under the previous partition's kernels, so this "
+                             "partition's B_G2 MSM starts at once under the lock",
+                             gpu_);
+        } else {
+            r.g2_scalars_of = 0;  // no longer anyone's once overwritten, even by a copy that fails
+            r.g2->upload_scalars(p.b_scalars);
+        }
+        r.g2_scalars_of = 0;  // this partition's, consumed
+        b_g2 = std::async(std::launch::async, [&r, &p, board = b_g2_board_.get(), params = w.params] {
+            const auto acc = r.g2->run_uploaded_range(r.b_g2.first, p.b_scalars.size());
+            if (cuda_work* next = board->take(params)) {
+                struct done_on_exit {
+                    b_g2_board* board;
+                    ~done_on_exit() { board->done(); }
+                } taken{board};
+                // A failed copy does not fail this partition, whose B_G2 is done: the next one copies its own
+                // scalars under its lock, as without the board (and meets the error itself if it persists).
+                try {
+                    r.g2->upload_scalars(next->prepared.b_scalars);
+                    r.g2_scalars_of = next->serial;
+                    ++board->copied;
+                } catch (const std::exception& e) {
+                    spdlog::warn("CUDA backend: copying the B_G2 scalars of the partition waiting for the lock "
+                                 "failed ({}); it copies them under its own lock",
+                                 e.what());
+                }
+            }
+            return acc;
+        });
     } else if (r.g2) {
         w.b2_acc = ec::g2_jacobian_t::identity();
     }
@@ -603,6 +679,7 @@ void cuda_backend::run_kernels(partition_work& work) {
         for (int i = 0; i < 3; ++i) ntt_->load_padded_async(i, w.rows[i], p.log_m);
         ntt_->compute_h_resident(p.log_m);
         ntt_->synchronize();
+        if (window.board) window.board->open();
         r.g1->upload_scalars_device(ntt_->device_data(0), m - 1);
         // The slots are free now: the L, A and B_G1 scalars go there over PCIe while the H MSM runs, so their
         // MSMs start after a device-to-device copy instead of a host upload (~9.8 GiB at 32 GiB, ~175 ms
@@ -628,6 +705,7 @@ void cuda_backend::run_kernels(partition_work& work) {
     w.kernels.l_acc = g1_msm(r.l, p.aux, staged_in[0]);
     w.kernels.a_acc = g1_msm(r.a, p.a_scalars, staged_in[1]);
     w.kernels.b1_acc = g1_msm(r.b_g1, p.b_scalars, staged_in[2]);
+    if (window.board) window.board->close();  // the B_G2 thread waits for an offer until now
     if (b_g2.valid()) w.b2_acc = b_g2.get();  // rethrows a failure of the B_G2 thread
     w.kernels_done = true;
 }

@@ -5,17 +5,22 @@
 //                witness's aux as the L scalars, the A and B scalars) are page-locked (cuda::host_pin), so
 //                their copies under the lock go by DMA at the link's rate: the pinning's CPU cost is paid
 //                here, outside the lock. A range the driver refuses to pin (or one under pin_min_bytes) is
-//                copied from pageable memory as before; the first refusal is logged as a warning.
+//                copied from pageable memory as before; the first refusal is logged as a warning. Last,
+//                with B_G2 on the GPU, the work offers its B scalars to the partition holding the lock
+//                (b_g2_board, below); it withdraws the offer when its own kernels start or it is dropped.
 //   run_kernels  GPU, under the CUDA lock: the parameters' points are made resident on first use (h, l, a,
 //                b_g1 back to back in one G1 MSM context, so the four MSMs share one set of scratch buffers;
 //                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object). B_G2's
-//                scalars are copied first, alone, and its MSM (on the GPU) starts from a second host thread,
-//                so its kernels run while the rows are copied. The rows go to the device on the NTT
-//                context's copy stream (each input's transforms start as its copy lands), H by the device
-//                NTTs, its coefficients handed to the H MSM in device memory; the L, A and B_G1 scalars are
-//                copied into the freed NTT slots beside the H MSM, so their MSMs follow it after
-//                device-to-device copies. The B_G2 thread is joined before the lock is left, as every copy
-//                is waited for. Nothing is unpinned or freed here.
+//                scalars are copied first, alone (unless the previous holder copied them already, below),
+//                and its MSM (on the GPU) starts from a second host thread, so its kernels run while the
+//                rows are copied. The rows go to the device on the NTT context's copy stream (each input's
+//                transforms start as its copy lands), H by the device NTTs, its coefficients handed to the
+//                H MSM in device memory; the L, A and B_G1 scalars are copied into the freed NTT slots
+//                beside the H MSM, so their MSMs follow it after device-to-device copies. Once its own B_G2
+//                MSM and the H transforms are done, the B_G2 thread copies the B_G2 scalars of a partition
+//                prepared and waiting for the lock (same parameters; b_g2_board) into the G2 context, under
+//                the G1 MSMs; that partition then skips the copy. The B_G2 thread is joined before the lock is
+//                left, as every copy is waited for. Nothing is unpinned or freed here.
 //   finish       CPU: B_G2 from the GPU or the CPU thread, blinding with r and s, the proof
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
 //                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish
@@ -30,6 +35,7 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -110,6 +116,14 @@ public:
     pin_stats host_pin_stats() const;
     struct pin_counters;
 
+    // B_G2's scalars copied early (b_g2_board): by the lock holder's B_G2 thread for a partition waiting for
+    // the lock (copied), and found there by that partition's kernels (used: its B_G2 MSM started at once).
+    struct b_g2_prestage_stats {
+        uint64_t copied = 0, used = 0;
+    };
+    b_g2_prestage_stats b_g2_prestage() const;
+    struct b_g2_board;
+
     struct resident_params;
 
 private:
@@ -125,6 +139,9 @@ private:
     std::shared_ptr<cuda::pinned_pool> scalar_pool_;  // shared with the works (whose vectors it holds), or null
     mutable std::mutex mu_;  // kernels of one partition at a time (the CUDA lock already orders workers)
     std::unique_ptr<cuda::ntt_context> ntt_;
+    // Shared with the works, which withdraw from it when destroyed (null with B_G2 on the CPU).
+    std::shared_ptr<b_g2_board> b_g2_board_;
+    std::atomic<uint64_t> next_serial_{1};
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;
 };
 

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -210,6 +211,79 @@ INSTANTIATE_TEST_SUITE_P(Circuits, CudaBackendProof,
                                  if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                              return s;
                          });
+
+// Two gpud workers: a partition prepared while another holds the lock offers its B_G2 scalars, the holder's
+// B_G2 thread copies them into the G2 context under its H MSM, and the waiting partition's kernels skip the
+// copy. Every proof equals the CPU backend's; the waiting partitions have other aux values than the holder
+// (so other B scalars: a mix-up would show), also when the staged one is overtaken by a third partition or
+// dropped before its kernels.
+TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) {
+    SKIP_WITHOUT_GPU();
+    gpud::cuda_backend be(0, true, 0);
+    gpud::cpu_backend cpu;
+    const std::string spec = "mul:1000";
+    const parameters& params = keys_for(spec).setup.params;
+    proving_assignment pa = synthesized(spec);
+    const witness_view wx = view_of(pa);
+    // Same shape, other values (the backends prove any assignment; satisfying it is the synthesizer's job).
+    std::vector<ff::fr_t> aux_y(wx.aux.begin(), wx.aux.end()), aux_z(wx.aux.begin(), wx.aux.end());
+    std::reverse(aux_y.begin(), aux_y.end());
+    std::rotate(aux_z.begin(), aux_z.begin() + aux_z.size() / 3, aux_z.end());
+    witness_view wy = wx, wz = wx;
+    wy.aux = aux_y;
+    wz.aux = aux_z;
+    auto finished = [&](std::unique_ptr<gpud::partition_work>& work, uint64_t seed) {
+        rng_fn rng = seeded(seed);
+        return proof_to_bytes(be.finish(*work, rng));
+    };
+    auto want = [&](const witness_view& w, uint64_t seed) {
+        return proof_to_bytes(prove_with(cpu, w, params, seed));
+    };
+    auto stats = [&] {
+        const auto s = be.b_g2_prestage();
+        return "copied " + std::to_string(s.copied) + ", used " + std::to_string(s.used);
+    };
+
+    // X holds the lock, Y waits.
+    auto x = be.prepare(wx, params);
+    auto y = be.prepare(wy, params);
+    be.run_kernels(*x);
+    EXPECT_EQ(be.b_g2_prestage().copied, 1u) << stats();
+    EXPECT_EQ(finished(x, 1), want(wx, 1));
+    be.run_kernels(*y);
+    EXPECT_EQ(be.b_g2_prestage().used, 1u) << stats();
+    EXPECT_EQ(finished(y, 2), want(wy, 2));
+
+    // Y's copied, then Z (a third worker) takes the lock first: Z copies its own scalars, and so does Y later.
+    x = be.prepare(wx, params);
+    y = be.prepare(wy, params);
+    be.run_kernels(*x);
+    EXPECT_EQ(be.b_g2_prestage().copied, 2u) << stats();
+    auto z = be.prepare(wz, params);
+    be.run_kernels(*z);
+    be.run_kernels(*y);
+    EXPECT_EQ(be.b_g2_prestage().copied, 2u) << "nothing was waiting during Z's kernels: " << stats();
+    EXPECT_EQ(be.b_g2_prestage().used, 1u) << stats();
+    EXPECT_EQ(finished(x, 3), want(wx, 3));
+    EXPECT_EQ(finished(z, 4), want(wz, 4));
+    EXPECT_EQ(finished(y, 5), want(wy, 5));
+
+    // Y's copied, then dropped unproved: the next partition (perhaps at Y's address) copies its own.
+    x = be.prepare(wx, params);
+    y = be.prepare(wy, params);
+    be.run_kernels(*x);
+    EXPECT_EQ(be.b_g2_prestage().copied, 3u) << stats();
+    y.reset();
+    z = be.prepare(wz, params);
+    be.run_kernels(*z);
+    EXPECT_EQ(be.b_g2_prestage().used, 1u) << stats();
+    EXPECT_EQ(finished(x, 6), want(wx, 6));
+    EXPECT_EQ(finished(z, 7), want(wz, 7));
+
+    // One worker: nothing is waiting, nothing is copied early.
+    EXPECT_EQ(proof_to_bytes(prove_with(be, wy, params, 8)), want(wy, 8));
+    EXPECT_EQ(be.b_g2_prestage().copied, 3u) << stats();
+}
 
 TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
     SKIP_WITHOUT_GPU();
