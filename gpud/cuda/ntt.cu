@@ -527,15 +527,19 @@ struct ntt_context::impl {
         const detail::ntt_constants& k = constants(L);
         if (L > 0) {
             prepare(L);  // before the first input's passes, so they start as soon as its copy lands
-            coset_tables(L, false);
-            for (int i = 0; i < 3; ++i) {  // n coef[bitrev(p)] at p
+            const coset_powers forward = coset_tables(L, false);
+            for (int i = 0; i < 3; ++i) {
                 kernels_after_load(i);
-                dif_passes(slot[i].get(), L, true);
+                dif_passes(slot[i].get(), L, true);  // n coef[bitrev(p)] at p
+                // A and B on the coset: the coefficients in bit-reversed order (no reversal pass), times 1/n
+                // and the coset powers g^j in the first pass of the forward DIT transform, which reads them in
+                // that order and writes the evaluations on the coset g <omega> in natural order. Each right
+                // after its input's inverse transform, before the next input's: while the rows are still
+                // being copied (gpud copies them beside these kernels) every transform whose input has landed
+                // is queued ahead of any that waits for a copy. Queued after C's inverse instead, A's and B's
+                // waited for C's copy, the last to land, and the GPU idled (BENCHMARKS.md, seventeenth session).
+                if (i < 2) dit_passes(slot[i].get(), L, forward);
             }
-            // A and B on the coset: the coefficients in bit-reversed order (no reversal pass), times 1/n and
-            // the coset powers g^j in the first pass of the forward DIT transform, which reads them in that
-            // order and writes the evaluations on the coset g <omega> in natural order.
-            for (int i = 0; i < 2; ++i) dit_passes(slot[i].get(), L, coset_tables(L, false));
         }
         // Q / Z_c: the pointwise product and the division by Z (a constant on the coset) in the first pass of
         // the coset inverse transform, whose reversal (with g^-p / n) then takes C / Z_c away.
