@@ -39,9 +39,11 @@
 // and from the same vectors page-locked by cuda::host_pin (host_pin.hpp), as the backend pins them in prepare;
 // the registration and unregistration are timed too, as CPU time (the backend pays them outside the CUDA
 // lock, in prepare and finish). Once, after the warm-up's pinned copy, row a is read back and compared.
-// Then gpud's sequence (copies beside the kernels) in two orders of its first copies: B_G2's scalars alone
-// first (the backend's), and the rows first with B_G2's upload beside row a (the fifteenth session's), each
-// with the times at which its steps ended.
+// Then gpud's sequence (copies beside the kernels) in three orders of its first copies, each with the times at
+// which its steps ended: B_G2's scalars prestaged (the backend's in a steady state: copied by the previous
+// lock holder, so none at the start, and the next partition's copied by the B_G2 thread through the same
+// prestage_board), B_G2's scalars alone first (the sixteenth session's), and the rows first with B_G2's
+// upload beside row a (the fifteenth session's).
 // Then whether pinning on one thread slows the GPU work of another (gpud: one worker pins in prepare while
 // another holds the lock): the kernels with the L/A/B uploads from pinned memory, alone and while a second
 // thread pins and unpins rows a, b, c (12 GiB at 2^27) in a loop.
