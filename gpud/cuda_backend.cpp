@@ -143,7 +143,7 @@ struct cuda_work final : partition_work {
         }
     }
     // The vector behind a range, or null for the witness's rows and aux (not ours to free).
-    std::pmr::vector<ff::fr_t>* owned(int i) {
+    groth16::scalar_buffer* owned(int i) {
         switch (i) {
             case a_scalars: return &prepared.a_scalars;
             case b_scalars: return &prepared.b_scalars;
@@ -181,9 +181,9 @@ struct cuda_work final : partition_work {
             auto* v = owned(i);
             if (!v) continue;
             if (leak[i])
-                (void)new std::pmr::vector<ff::fr_t>(std::move(*v));  // deliberately never deleted (see above)
+                v->leak();  // deliberately never given back (see above)
             else
-                std::pmr::vector<ff::fr_t>(v->get_allocator()).swap(*v);  // back to the pool, if pooled
+                v->release();  // back to the pool, if pooled
         }
     }
 };

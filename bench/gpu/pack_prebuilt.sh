@@ -7,8 +7,9 @@
 #                                                  and/or bench/gpu/run_pipeline_h200.sh DEST
 #
 # Each executable is packed when the build has it (build only the targets you need: test_cuda_msm
-# test_cuda_ntt test_cuda_backend cuzk_bench_gpu for run_h200.sh; cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud
-# for run_pipeline_h200.sh); the ones missing are listed, and no executable at all is an error.
+# test_cuda_ntt test_cuda_backend cuzk_bench_gpu for run_h200.sh, and bench_prepare for its "prepare" mode
+# in a build with CUZK_BUILD_BENCHMARKS=ON; cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud for
+# run_pipeline_h200.sh); the ones missing are listed, and no executable at all is an error.
 # DEST/lib holds the libraries (libcuda, the driver's, is left to the machine); DEST/glibc the C
 # library and its loader, used by the run scripts only when the machine's own C library is older.
 set -euo pipefail
@@ -20,7 +21,7 @@ BUILD=$1
 DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
 # name -> path inside the build directory
-wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend gpud/cuzk_bench_gpu gpud/cuzk_bench_gpu_field
+wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend gpud/cuzk_bench_gpu gpud/cuzk_bench_gpu_field bench/bench_prepare
         cli/cuzk assemblerd/cuzk-assemblerd synthd/cuzk-synthd gpud/cuzk-gpud)
 packed=()
 missing=()

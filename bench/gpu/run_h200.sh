@@ -29,6 +29,9 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # "--max-log-msm 24 --accumulate-variant 9 --affine-rounds 4; --max-log-msm 24 --g2"), each checked against
 # the default options' result. "kernelsums": every kernel of cuzk_bench_gpu --one-msm KERNELSUM_ARGS timed by ncu
 # (--cache-control none, one metric: no replay), summed per kernel name for each MSM run (ncu_kernel_sums.py).
+# "prepare" (bench_prepare, a CPU benchmark): prepare's scalar gathering at the 32 GiB shape on this machine's
+# CPU, the serial loop it replaced against gather_dense: the work a gpud worker does while the other holds
+# the lock (with a build here, it turns the CPU benchmarks on to build bench_prepare).
 # Unset: the three defaults; set but empty: no benchmark, the tests alone.
 BENCH_MODES=${BENCH_MODES-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
@@ -54,13 +57,17 @@ if [ -n "${1:-}" ]; then
 else
   BIN=$SRC/build-gpu
   t0=$(date +%s)
+  cpu_benchmarks=OFF
+  targets=(test_cuda_msm test_cuda_ntt test_cuda_backend cuzk_bench_gpu)
+  if [[ " $BENCH_MODES " == *" prepare "* ]]; then cpu_benchmarks=ON; targets+=(bench_prepare); fi
   cmake -S "$SRC" -B "$BIN" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHITECTURES=90a \
-    -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=OFF >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
-  cmake --build "$BIN" --target test_cuda_msm test_cuda_ntt test_cuda_backend cuzk_bench_gpu -j"$(nproc)" >"$OUT/build.log" 2>&1 \
+    -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=$cpu_benchmarks >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
+  cmake --build "$BIN" --target "${targets[@]}" -j"$(nproc)" >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 2; }
   echo "build: $(( $(date +%s) - t0 )) s"
   for f in test_cuda_msm test_cuda_ntt test_cuda_backend; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
   ln -sf "$BIN/gpud/cuzk_bench_gpu" "$BIN/cuzk_bench_gpu"
+  [ "$cpu_benchmarks" = OFF ] || ln -sf "$BIN/bench/bench_prepare" "$BIN/bench_prepare"
   run() { timeout "$STEP_TIMEOUT" "$@"; }
   profile_run() { timeout "$STEP_TIMEOUT" "$@"; }
 fi
@@ -117,6 +124,10 @@ fi
 if [[ " $BENCH_MODES " == *" partition "* ]]; then
   # shellcheck disable=SC2086
   run "$BIN/cuzk_bench_gpu" --partition ${PARTITION_ARGS:-} 2>&1 | tee "$OUT/bench_partition.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" prepare "* ]]; then
+  run "$BIN/bench_prepare" --benchmark_filter=32GiB 2>&1 | tee "$OUT/bench_prepare.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [[ " $BENCH_MODES " == *" sweep "* ]]; then

@@ -4,8 +4,10 @@
 
 #include <bit>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 
+#include "common/groth16/density_gather.hpp"
 #include "common/msm/msm.hpp"
 #include "common/ntt/domain.hpp"
 #include "common/ntt/ntt.hpp"
@@ -26,11 +28,6 @@ void expect_size(const char* what, size_t have, size_t need, const char* why) {
             "parameters do not fit the circuit: {} has {} points, the circuit needs {} ({})", what, have, need, why));
 }
 
-// Appends x[i] for every i whose density bit is set.
-void append_dense(std::pmr::vector<ff::fr_t>& out, std::span<const ff::fr_t> x, const density_view& density) {
-    for (size_t i = 0; i < x.size(); ++i)
-        if (density.test(i)) out.push_back(x[i]);
-}
 
 template <class F>
 ec::jacobian_t<F> msm_over(const std::vector<ec::affine_t<F>>& bases, std::span<const ff::fr_t> scalars,
@@ -66,6 +63,9 @@ void prepare_without_rows(size_t rows, const witness_view& w, const parameters& 
     if (w.a_aux_density.bits != n_aux || w.b_aux_density.bits != n_aux || w.b_input_density.bits != n_in)
         throw std::invalid_argument(fmt::format("witness densities disagree with {} inputs and {} aux variables", n_in,
                                                 n_aux));
+    check_density(w.a_aux_density, n_aux, "witness A aux");
+    check_density(w.b_input_density, n_in, "witness B input");
+    check_density(w.b_aux_density, n_aux, "witness B aux");
     while ((size_t(1) << p.log_m) < rows) ++p.log_m;
     const size_t m = size_t(1) << p.log_m;
 
@@ -80,14 +80,15 @@ void prepare_without_rows(size_t rows, const witness_view& w, const parameters& 
     expect_size("b_g2", params.b_g2.size(), b_in + b_aux, "inputs and aux variables used in B");
 
     p.aux = w.aux;
-    // Scalars in the order of the filtered queries; each vector's one allocation made at its final size (a
-    // pooled resource then reuses the same buffer every partition).
-    p.a_scalars.reserve(n_in + a_aux);
-    p.a_scalars.assign(w.inputs.begin(), w.inputs.end());
-    append_dense(p.a_scalars, w.aux, w.a_aux_density);
-    p.b_scalars.reserve(b_in + b_aux);
-    append_dense(p.b_scalars, w.inputs, w.b_input_density);
-    append_dense(p.b_scalars, w.aux, w.b_aux_density);
+    // Scalars in the order of the filtered queries, gathered in parallel into buffers of their final size (a
+    // pooled resource then reuses the same buffer every partition). Serial, this took 1.6-1.9 s at the
+    // 32 GiB shape on the H200 machine: longer than the other gpud worker's turn under the lock.
+    p.a_scalars.resize_for_overwrite(n_in + a_aux);
+    std::uninitialized_copy(w.inputs.begin(), w.inputs.end(), p.a_scalars.data());
+    gather_dense(w.aux, w.a_aux_density, p.a_scalars.data() + n_in);
+    p.b_scalars.resize_for_overwrite(b_in + b_aux);
+    gather_dense(w.inputs, w.b_input_density, p.b_scalars.data());
+    gather_dense(w.aux, w.b_aux_density, p.b_scalars.data() + b_in);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "common/groth16/prover.hpp"
 #include "common/groth16/proving_assignment.hpp"
 #include "common/groth16/randomness.hpp"
+#include "common/groth16/scalar_buffer.hpp"
 
 namespace cuzk::groth16 {
 
@@ -45,16 +46,14 @@ witness_view view_of(const proving_assignment& pa);
 
 struct prepared_partition {
     // |scalars| provides the memory of a_scalars and b_scalars (gpud's CUDA backend: page-locked buffers
-    // reused across partitions, gpud/cuda/pinned_pool.hpp). Moving a prepared_partition keeps it; move
-    // *assignment* between different resources would copy the scalars, so fill one in place
-    // (prepare_partition_without_rows below) rather than assigning a returned one.
+    // reused across partitions, gpud/cuda/pinned_pool.hpp); moves carry the memory and its resource along.
     explicit prepared_partition(std::pmr::memory_resource* scalars = std::pmr::get_default_resource())
         : a_scalars(scalars), b_scalars(scalars) {}
 
     unsigned log_m = 0;
     std::vector<ff::fr_t> h, b, c;  // the rows padded to m = 2^log_m; h starts as a and becomes H's coefficients
     std::span<const ff::fr_t> aux;  // borrowed from the witness: it must outlive finish_proof
-    std::pmr::vector<ff::fr_t> a_scalars, b_scalars;  // in the order of the density-filtered a and b_g1/b_g2 points
+    scalar_buffer a_scalars, b_scalars;  // in the order of the density-filtered a and b_g1/b_g2 points
 };
 
 struct kernel_results {

@@ -5,14 +5,14 @@
 // pinning in a loop; BENCHMARKS.md); with the buffers reused, only the first partitions of a circuit shape pay it.
 //
 //   cuda::pinned_pool pool(gpu, 32 << 20, 16ull << 30);
-//   std::pmr::vector<fr_t> v(&pool);  v.reserve(n);   // page-locked when n * 32 bytes >= 32 MiB
+//   groth16::scalar_buffer v(&pool);  v.resize_for_overwrite(n);   // page-locked when n * 32 bytes >= 32 MiB
 //   ... copies from v ...; pool.contains(v.data(), bytes) says whether it is page-locked
 //
 // Requests below |min_bytes| go to the default resource (plain heap). A larger request takes the smallest free
 // cached buffer that holds it, else a new page-locked one; when the driver refuses (no GPU, a memory-lock limit)
 // it is served from the plain heap instead and counted, never failing for want of page-locked memory. Returned
 // page-locked buffers are cached; beyond |max_cached_bytes| of free buffers the oldest are given back. Thread
-// safe. The pool must outlive every vector using it.
+// safe. The pool must outlive every buffer using it.
 #pragma once
 
 #include <cstddef>
