@@ -26,6 +26,9 @@ MIN_TIME=0.1 run_bench bench_ntt 'log_n/20'
 echo "## MSM (bench_msm)"
 MIN_TIME=0.1 run_bench bench_msm '.'
 
+echo "## prepare's scalar gathering (bench_prepare; the 32 GiB shape: bench/gpu/run_h200.sh, mode prepare)"
+MIN_TIME=0.1 run_bench bench_prepare '2\^20'
+
 echo "## Groth16 setup and prove (cuzk demo), sha256 chains"
 for c in sha256:2 sha256:39; do
   "$CUZK" demo --circuit "$c" --dir "$OUT/demo-${c/:/_}" > "$OUT/demo-${c/:/_}.txt" 2>&1
