@@ -33,10 +33,10 @@ struct cuda_backend::resident_params {
         size_t first = 0;  // index of its first point in the context
     };
     query h, l, a, b_g1, b_g2;
-    bool scratch_planned = false;
+    bool scratch_planned = false;  // plan_msm_scratch applied (before the first kernels on these points)
     // The serial of the work whose B_G2 scalars the G2 context holds, copied there under an earlier
     // partition's kernels (cuda_backend::b_g2_board), or 0 (none, or not known to be anyone's).
-    uint64_t g2_scalars_of = 0;  // plan_msm_scratch applied (before the first kernels on these points)
+    uint64_t g2_scalars_of = 0;
     // With the points in host memory (params_placement::host): their packed copies, page-locked, and the
     // segment (points per streamed copy) of each context. Declared before the pins and the contexts, which
     // read them: destroyed after both.
