@@ -14,9 +14,10 @@
 //                scalars are copied first, alone (unless the previous holder copied them already, below),
 //                and its MSM (on the GPU) starts from a second host thread, so its kernels run while the
 //                rows are copied. The rows go to the device on the NTT context's copy stream (each input's
-//                transforms start as its copy lands), H by the device NTTs, its coefficients handed to the
-//                H MSM in device memory; the L, A and B_G1 scalars are copied into the freed NTT slots
-//                beside the H MSM, so their MSMs follow it after device-to-device copies. Once its own B_G2
+//                transforms start as its copy lands), H by the device NTTs, its coefficients read by the
+//                H MSM where they are, in an NTT slot; the L and A scalars are copied into the freed NTT
+//                slots beside the H MSM, and B_G1's into H's slot after it, so their MSMs follow it reading
+//                them there (no host upload, no device-to-device copy). Once its own B_G2
 //                MSM and the H transforms are done, the B_G2 thread copies the B_G2 scalars of a partition
 //                prepared and waiting for the lock (same parameters; b_g2_board) into the G2 context, under
 //                the G1 MSMs; that partition then skips the copy. The B_G2 thread is joined before the lock is

@@ -4,9 +4,13 @@
 // one-scalars' sum both ways, and points generated on the device. Skipped with a message where no GPU is present.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <random>
 #include <string>
 #include <vector>
@@ -362,6 +366,44 @@ TEST_F(CudaMsm, ErrorsAreExceptions) {
 
 namespace {
 
+// Scalars read where they are in device memory (use_scalars_device; gpud's MSMs read them in the NTT slots):
+// the result of uploaded ones, twice over the same memory, from an offset into the points, with the points
+// streamed from host memory too; an upload afterwards replaces them.
+template <class F>
+void check_device_scalars(const affine_t<F>& gen, uint64_t seed) {
+    const size_t n = 1500;
+    const auto pts = make_points(gen, n, seed);
+    const auto sc = make_scalars(n, shape::porep, seed + 1), other = make_scalars(n, shape::random, seed + 2);
+    void* raw = nullptr;
+    ASSERT_EQ(cudaMalloc(&raw, n * sizeof(fr_t)), cudaSuccess);
+    std::unique_ptr<void, decltype(&cudaFree)> dev_memory(raw, &cudaFree);
+    auto* dev = static_cast<fr_t*>(raw);
+    ASSERT_EQ(cudaMemcpy(dev, sc.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice), cudaSuccess);
+    const std::span<const affine_t<F>> all(pts);
+    const auto want = msm::multi_exp<F>(all, sc);
+
+    cuda::msm_context<F> gpu;
+    gpu.upload_points(pts);
+    gpu.use_scalars_device(dev, n);
+    EXPECT_EQ(gpu.run_uploaded(n), want);
+    EXPECT_EQ(gpu.run_uploaded(n), want) << "read again";
+    gpu.use_scalars_device(dev, n - 400);
+    EXPECT_EQ(gpu.run_uploaded_range(400, n - 400),
+              msm::multi_exp<F>(all.subspan(400), std::span<const fr_t>(sc).first(n - 400)))
+        << "from point 400";
+    gpu.upload_scalars(other);
+    EXPECT_EQ(gpu.run_uploaded(n), msm::multi_exp<F>(all, other)) << "the upload replaced them";
+    gpu.use_scalars_device(dev, n);
+    EXPECT_THROW(gpu.run_uploaded(n + 1), std::invalid_argument) << "more than were given";
+
+    std::vector<std::byte> packed(n * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(all, packed.data());
+    cuda::msm_context<F> streamed;
+    streamed.use_host_points(packed.data(), n, 512);
+    streamed.use_scalars_device(dev, n);
+    EXPECT_EQ(streamed.run_uploaded(n), want) << "points streamed in segments of 512";
+}
+
 // Point sets back to back in one context: each range MSM equals the CPU over that set alone.
 template <class F>
 void check_ranges(const affine_t<F>& gen, uint64_t seed) {
@@ -594,6 +636,11 @@ TEST(CudaMsmScratchEstimate, GrowsWithWindowsPerPassAndScalars) {
 TEST_F(CudaMsm, ScratchLimitSplitsWindowsIntoPasses) {
     check_scratch_limit(g1_generator(), 900);
     check_scratch_limit(g2_generator(), 1000);
+}
+
+TEST_F(CudaMsm, ScalarsReadInPlaceFromDeviceMemory) {
+    check_device_scalars(g1_generator(), 700);
+    check_device_scalars(g2_generator(), 800);
 }
 
 TEST_F(CudaMsm, PointSetsBackToBackInOneContext) {

@@ -434,6 +434,10 @@ struct msm_context<F>::impl {
     cudaEvent_t copied[2] = {};
     device_buffer<dev_fr> scalars;
     size_t n_scalars = 0;
+    // Scalars in device memory the context does not own (use_scalars_device), read instead of |scalars|; null
+    // after an upload.
+    const dev_fr* external_scalars = nullptr;
+    const dev_fr* run_scalars() const { return external_scalars ? external_scalars : scalars.get(); }
     device_buffer<uint32_t> counters, one_idx, other_idx;
     device_buffer<uint32_t> keys, vals, keys_sorted, vals_sorted;
     device_buffer<uint8_t> sort_temp, head_state;
@@ -927,7 +931,7 @@ struct msm_context<F>::impl {
         }
         if (n > n_scalars) throw std::invalid_argument("GPU MSM: fewer scalars uploaded than requested");
         if (host_points) return run_streamed(n, report, opt);
-        return run_at(points.get() + base, scalars.get(), n, report, opt);
+        return run_at(points.get() + base, run_scalars(), n, report, opt);
     }
 
     // Points in host memory (use_host_points): the run's range in segments through the two device buffers,
@@ -953,7 +957,7 @@ struct msm_context<F>::impl {
             CUDA_OK(cudaStreamWaitEvent(stream, copied[k % 2], 0));
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
             msm_report r;
-            acc = detail::add_sums<F>(acc, run_at(points.get() + (k % 2) * segment, scalars.get() + lo, cnt, &r, opt));
+            acc = detail::add_sums<F>(acc, run_at(points.get() + (k % 2) * segment, run_scalars() + lo, cnt, &r, opt));
             all.zeros += r.zeros, all.ones += r.ones, all.others += r.others;
             all.window_bits = std::max(all.window_bits, r.window_bits);
             all.windows = std::max(all.windows, r.windows);
@@ -1334,6 +1338,7 @@ void msm_context<F>::upload_scalars(std::span<const ff::fr_t> sc) {
                             impl_->stream));
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
     impl_->n_scalars = sc.size();
+    impl_->external_scalars = nullptr;
 }
 
 template <class F>
@@ -1342,6 +1347,14 @@ void msm_context<F>::upload_scalars_device(const ff::fr_t* dev, size_t n) {
     impl_->scalars.reserve(std::max<size_t>(n, 1));
     CUDA_OK(cudaMemcpyAsync(impl_->scalars.get(), dev, n * sizeof(ff::fr_t), cudaMemcpyDeviceToDevice, impl_->stream));
     CUDA_OK(cudaStreamSynchronize(impl_->stream));
+    impl_->n_scalars = n;
+    impl_->external_scalars = nullptr;
+}
+
+template <class F>
+void msm_context<F>::use_scalars_device(const ff::fr_t* dev, size_t n) {
+    if (n > 0 && dev == nullptr) throw std::invalid_argument("GPU MSM: no device scalars to use");
+    impl_->external_scalars = reinterpret_cast<const dev_fr*>(dev);
     impl_->n_scalars = n;
 }
 

@@ -150,6 +150,10 @@ public:
     // slot, ntt_context::device_data): a device-to-device copy, no PCIe. The source must be complete
     // (its producer synchronised) before the call.
     void upload_scalars_device(const ff::fr_t* device_scalars, size_t n);
+    // As upload_scalars_device without the copy: runs read the |n| scalars straight from |device_scalars|
+    // (this context's device; complete before the call, as above), which must stay there unchanged until the
+    // last run over them returns. The next upload_scalars or upload_scalars_device replaces them.
+    void use_scalars_device(const ff::fr_t* device_scalars, size_t n);
     ec::jacobian_t<F> run_uploaded(size_t n, msm_report* report = nullptr, const msm_options& opt = {});
     // sum_(i < n) scalars[i] * points[first_point + i], with the scalars uploaded.
     ec::jacobian_t<F> run_uploaded_range(size_t first_point, size_t n, msm_report* report = nullptr,
