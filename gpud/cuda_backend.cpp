@@ -319,6 +319,23 @@ cuda_backend::pin_stats cuda_backend::host_pin_stats() const {
     return st;
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() const {
+    const pin_stats p = host_pin_stats();
+    const b_g2_prestage_stats b = b_g2_prestage();
+    return {{"pinned_ranges", p.pinned_ranges},
+            {"pinned_bytes", p.pinned_bytes},
+            {"pageable_ranges", p.pageable_ranges},
+            {"pageable_bytes", p.pageable_bytes},
+            {"pin_refused_ranges", p.refused_ranges},
+            {"unpin_failures", p.unpin_failures},
+            {"pinned_now_bytes", p.pinned_now_bytes},
+            {"pooled_ranges", p.pooled_ranges},
+            {"pool_reused", p.pool_reused},
+            {"pool_locked_bytes", p.pool_locked_bytes},
+            {"b_g2_prestage_copied", b.copied},
+            {"b_g2_prestage_used", b.used}};
+}
+
 cuda_backend::b_g2_prestage_stats cuda_backend::b_g2_prestage() const {
     if (!b_g2_board_) return {};
     return {b_g2_board_->copied, b_g2_board_->used};

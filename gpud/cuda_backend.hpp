@@ -95,6 +95,8 @@ public:
     void register_host_region(std::span<const std::byte> region) override;
     // The sticky error of GPU |gpu|'s context, or empty (cuda::context_error): no lock, not even the backend's.
     std::string device_lost() override;
+    // host_pin_stats and b_g2_prestage, by name.
+    std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Bytes of the registered region (0 when none or refused).
     size_t host_region_bytes() const;
 

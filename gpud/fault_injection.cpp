@@ -140,4 +140,10 @@ std::string fault_injecting_backend::device_lost() {
     return inner_->device_lost();
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> fault_injecting_backend::counters() const {
+    auto all = inner_->counters();
+    all.emplace_back("injected_faults", injected_.load());
+    return all;
+}
+
 }  // namespace cuzk::gpud

@@ -58,6 +58,8 @@ public:
     void register_host_region(std::span<const std::byte> region) override { inner_->register_host_region(region); }
     // With "lost", once a failure was injected: the injected sticky error; else the inner backend's answer.
     std::string device_lost() override;
+    // The inner backend's, then injected_faults.
+    std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
 
     std::uint64_t injected() const noexcept { return injected_.load(); }
 

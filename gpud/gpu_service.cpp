@@ -92,6 +92,8 @@ public:
         j["gpu"] = config_.gpud.gpu;
         j["socket"] = ipc::gpud_socket_name(config_.gpud.gpu);
         j["backend"] = backend_->name();
+        auto& bc = j["backend_counters"] = nlohmann::json::object();
+        for (const auto& [name, value] : backend_->counters()) bc[name] = value;
         auto& ws = j["workers"] = nlohmann::json::array();
         for (std::size_t i = 0; i < workers_.size(); ++i) {
             const auto& w = workers_[i];

@@ -11,6 +11,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/groth16/keys.hpp"
 #include "common/groth16/proof.hpp"
@@ -43,6 +45,9 @@ public:
     // partition, so gpud then exits for systemd to start it afresh. Called from a worker without the CUDA lock,
     // possibly while another worker runs kernels; never throws. The CPU backend has no device to lose.
     virtual std::string device_lost() { return {}; }
+    // Cumulative counters for gpud's status (`cuzk status`: gpud.backend_counters), name and value; none by
+    // default. Called from the status thread while workers run: an implementation reads atomics or locks.
+    virtual std::vector<std::pair<std::string, std::uint64_t>> counters() const { return {}; }
 };
 
 // Where the CUDA backend keeps the parameters' points ([gpud] params_memory): "device" resident in GPU memory,

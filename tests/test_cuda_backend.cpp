@@ -283,6 +283,12 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     // One worker: nothing is waiting, nothing is copied early.
     EXPECT_EQ(proof_to_bytes(prove_with(be, wy, params, 8)), want(wy, 8));
     EXPECT_EQ(be.b_g2_prestage().copied, 3u) << stats();
+    // The same figures in gpud's status counters.
+    std::map<std::string, uint64_t> counters;
+    for (const auto& [name, value] : be.counters()) counters[name] = value;
+    EXPECT_EQ(counters["b_g2_prestage_copied"], 3u);
+    EXPECT_EQ(counters["b_g2_prestage_used"], 1u);
+    EXPECT_GT(counters["pinned_ranges"] + counters["pooled_ranges"], 0u);
 }
 
 TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {

@@ -93,6 +93,8 @@ TEST(PipelineDeviceFailures, APermanentGpuFailureFailsTheJobAfterMaxPartitionAtt
     EXPECT_EQ(j["assemblerd"]["jobs"][0]["state"], "failed");
     EXPECT_EQ(j["assemblerd"]["jobs"][0]["error"], failed.error);
     EXPECT_EQ(j["gpud"]["backend"], "cpu+faults");
+    // Every attempt's injected failure is counted in the backend's counters (the other partition's too).
+    EXPECT_GE(j["gpud"]["backend_counters"].value("injected_faults", uint64_t(0)), 2u) << status.output;
 
     // Without the faults, the same assemblerd and synthd prove the next job.
     sut.stop("gpud");
