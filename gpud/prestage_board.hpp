@@ -41,9 +41,20 @@ public:
 
     // The holder's window: begin() at the start of its kernels, open() when takes may start, close() when
     // takes must not wait any more (idempotent; also on a failure, so a waiting take returns).
-    void begin() { set(&open_, false, &closed_); }
-    void open() { set(&open_, true); }
-    void close() { set(&closed_, true); }
+    void begin() {
+        std::lock_guard lk(mu_);
+        open_ = closed_ = false;
+    }
+    void open() {
+        std::lock_guard lk(mu_);
+        open_ = true;
+        cv_.notify_all();
+    }
+    void close() {
+        std::lock_guard lk(mu_);
+        closed_ = true;
+        cv_.notify_all();
+    }
 
     // Waits until the window is open and an offer of |key| is there, or the window is closed; returns the
     // oldest such offer (removed, taken until done()), or nullptr when there is none. One take at a time.
@@ -78,14 +89,6 @@ private:
         Work* work;
         const Key* key;
     };
-    // *flag = value (and *also = value when given), under the lock, waking the takes.
-    void set(bool* flag, bool value, bool* also = nullptr) {
-        std::lock_guard lk(mu_);
-        *flag = value;
-        if (also) *also = value;
-        cv_.notify_all();
-    }
-
     mutable std::mutex mu_;
     std::condition_variable cv_;
     std::vector<entry> offers_;

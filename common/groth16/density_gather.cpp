@@ -55,7 +55,8 @@ std::size_t gather_dense(std::span<const ff::fr_t> x, const density_view& densit
                 o = std::uninitialized_copy_n(from, 64, o);
                 continue;
             }
-            for (std::uint64_t m = bits; m != 0; m &= m - 1) ::new (static_cast<void*>(o++)) ff::fr_t(from[std::countr_zero(m)]);
+            for (std::uint64_t m = bits; m != 0; m &= m - 1)
+                ::new (static_cast<void*>(o++)) ff::fr_t(from[std::countr_zero(m)]);
         }
     });
     return at[blocks];

@@ -1,7 +1,7 @@
 // The A and B scalars of a prepared partition: an array of field elements from a memory resource, sized
 // without being written first. A std::pmr::vector would zero every element on resize (ff::fr_t's default
 // constructor zeroes) and grows only by push_back from one thread; at the 32 GiB PoRep shape that serial
-// compaction of ~175 M elements took 1.6-1.9 s on the H200 machine's CPU, longer than the other gpud
+// compaction of ~175 M elements took 2.2 s on the H200 machine's CPU (bench_prepare), longer than the other gpud
 // worker's whole turn under the CUDA lock (BENCHMARKS.md, seventeenth session). Filled in parallel by
 // gather_dense (density_gather.hpp) instead.
 //
