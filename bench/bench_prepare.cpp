@@ -4,7 +4,8 @@
 // PoRep shape (130,169,893 aux variables; A taking every one, as the partition benchmark assumes; B about
 // 44 M of them): the serial loop it replaced (push_back into a reserved std::pmr::vector) against
 // gather_dense into scalar_buffers, both into buffers reused from one iteration to the next, as gpud's pool
-// reuses its page-locked ones. Threads: TBB's default (every core this process may use).
+// reuses its page-locked ones; and B's alone, which is what gpud's prepare gathers where A uses every aux
+// variable (A's then stay in the aux). Threads: TBB's default (every core this process may use).
 //
 //   bench_prepare [--benchmark_filter=32GiB]     (the 32 GiB shape takes ~10 GB of memory)
 #include <benchmark/benchmark.h>
@@ -88,6 +89,20 @@ void gather(benchmark::State& state) {
     report(state, s);
 }
 
+// gpud's prepare where A uses every aux variable (a_aux_storage::in_aux_when_dense): A's aux scalars stay in
+// the aux, which the CUDA backend's L and A MSMs read; only B's are gathered.
+void gather_a_in_aux(benchmark::State& state) {
+    const shape& s = shape_of(size_t(state.range(0)));
+    scalar_buffer b;
+    for (auto _ : state) {
+        b.resize_for_overwrite(s.b.count());
+        gather_dense(s.aux, s.b, b.data());
+        benchmark::DoNotOptimize(b.data());
+    }
+    state.counters["scalars"] = double(s.b.count());
+    state.SetBytesProcessed(int64_t(double(s.b.count()) * sizeof(ff::fr_t)) * state.iterations());
+}
+
 }  // namespace
 
 // Wall time throughout: gather_dense's work is on other threads than the one Google Benchmark times.
@@ -105,6 +120,18 @@ BENCHMARK(serial_loop)
     ->UseRealTime();
 BENCHMARK(gather)
     ->Name("prepare_scalars/gather_dense/32GiB")
+    ->Arg(porep_32gib_aux)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3)
+    ->UseRealTime();
+
+BENCHMARK(gather_a_in_aux)
+    ->Name("prepare_scalars/gather_dense_a_in_aux/2^20")
+    ->Arg(1 << 20)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(gather_a_in_aux)
+    ->Name("prepare_scalars/gather_dense_a_in_aux/32GiB")
     ->Arg(porep_32gib_aux)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3)

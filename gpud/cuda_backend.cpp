@@ -333,7 +333,8 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"pool_reused", p.pool_reused},
             {"pool_locked_bytes", p.pool_locked_bytes},
             {"b_g2_prestage_copied", b.copied},
-            {"b_g2_prestage_used", b.used}};
+            {"b_g2_prestage_used", b.used},
+            {"l_a_msm_shared", l_a_shared_.load()}};
 }
 
 cuda_backend::b_g2_prestage_stats cuda_backend::b_g2_prestage() const {
@@ -486,7 +487,9 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
     work->serial = next_serial_++;
     work->params = &params;
     work->counters = pins_;
-    groth16::prepare_partition_without_rows(w, params, work->prepared);
+    // A's aux scalars are left in the witness's aux where A uses them all (run_kernels runs L and A over them).
+    groth16::prepare_partition_without_rows(w, params, work->prepared, nullptr,
+                                            groth16::a_aux_storage::in_aux_when_dense);
     work->rows[0] = w.a;
     work->rows[1] = w.b;
     work->rows[2] = w.c;
@@ -688,6 +691,14 @@ void cuda_backend::run_kernels(partition_work& work) {
     // point) straight from the NTT slot into the H MSM's scalars. The rows are copied on the NTT context's
     // copy stream, each input's transforms starting as its copy lands, beside the next input's copy.
     const size_t m = size_t(1) << p.log_m;
+    // A's scalars are the inputs, then the aux variables A uses; where it uses every one (a full A density, as
+    // in the PoRep circuits) its aux part is L's scalars (prepare left them there: a_aux_in_aux), and the two
+    // MSMs run as one over the aux scalars (run_uploaded_ranges: one classification, digits and sort for
+    // both), A's few inputs apart. On an H200 at the 32 GiB shape: 196.2 ms against 100.6 + 100.3 apart, and
+    // prepare neither gathers nor pins A's 4.2 GB copy of the aux (BENCHMARKS.md, eighteenth session).
+    const size_t n_in = w.params->vk.ic.size();
+    const bool a_shares_l =
+        p.a_aux_in_aux || (!p.aux.empty() && p.a_scalars.size() == n_in + p.aux.size());
     // Which NTT slot holds a query's scalars (copied there beside the H MSM), or -1 (uploaded before its MSM).
     int staged_in[3] = {-1, -1, -1};  // L, A, B_G1
     // The rows stay allocated (and pinned) until finish: unpinning and freeing 12 GiB is CPU work that does not
@@ -710,7 +721,7 @@ void cuda_backend::run_kernels(partition_work& work) {
             staged_in[q] = slot;
         };
         stage(0, p.aux, 1);
-        stage(1, p.a_scalars, 2);
+        if (!a_shares_l) stage(1, p.a_scalars, 2);  // shared: A's aux part is L's, in slot 1 already
         w.kernels.h_acc = r.g1->run_uploaded_range(r.h.first, m - 1);
         stage(2, p.b_scalars, 0);  // the H MSM has returned: nothing reads slot 0 any more
     } else {
@@ -722,8 +733,20 @@ void cuda_backend::run_kernels(partition_work& work) {
         r.g1->use_scalars_device(ntt_->device_data(slot), scalars.size());  // waits for the slot's copy
         return r.g1->run_uploaded_range(q.first, scalars.size());
     };
-    w.kernels.l_acc = g1_msm(r.l, p.aux, staged_in[0]);
-    w.kernels.a_acc = g1_msm(r.a, p.a_scalars, staged_in[1]);
+    if (a_shares_l) {
+        if (staged_in[0] >= 0)
+            r.g1->use_scalars_device(ntt_->device_data(staged_in[0]), p.aux.size());  // waits for the slot's copy
+        else
+            r.g1->upload_scalars(p.aux);
+        const size_t firsts[2] = {r.l.first, r.a.first + n_in};
+        const auto l_and_a = r.g1->run_uploaded_ranges(firsts, p.aux.size());
+        w.kernels.l_acc = l_and_a[0];
+        w.kernels.a_acc = l_and_a[1] + msm(*r.g1, r.a, std::span<const ff::fr_t>(p.a_scalars).first(n_in));
+        ++l_a_shared_;
+    } else {
+        w.kernels.l_acc = g1_msm(r.l, p.aux, staged_in[0]);
+        w.kernels.a_acc = g1_msm(r.a, p.a_scalars, staged_in[1]);
+    }
     w.kernels.b1_acc = g1_msm(r.b_g1, p.b_scalars, staged_in[2]);
     if (window.board) window.board->close();  // the B_G2 thread waits for an offer until now
     if (b_g2.valid()) w.b2_acc = b_g2.get();  // rethrows a failure of the B_G2 thread

@@ -17,7 +17,9 @@
 //                transforms start as its copy lands), H by the device NTTs, its coefficients read by the
 //                H MSM where they are, in an NTT slot; the L and A scalars are copied into the freed NTT
 //                slots beside the H MSM, and B_G1's into H's slot after it, so their MSMs follow it reading
-//                them there (no host upload, no device-to-device copy). Once its own B_G2
+//                them there (no host upload, no device-to-device copy). Where A uses every aux variable (the
+//                PoRep circuits), A's aux part is L's scalars: L and A run as one MSM over them (one
+//                classification and sort, two accumulations) and A's slot is not filled. Once its own B_G2
 //                MSM and the H transforms are done, the B_G2 thread copies the B_G2 scalars of a partition
 //                prepared and waiting for the lock (same parameters; b_g2_board) into the G2 context, under
 //                the G1 MSMs; that partition then skips the copy. The B_G2 thread is joined before the lock is
@@ -95,7 +97,7 @@ public:
     void register_host_region(std::span<const std::byte> region) override;
     // The sticky error of GPU |gpu|'s context, or empty (cuda::context_error): no lock, not even the backend's.
     std::string device_lost() override;
-    // host_pin_stats and b_g2_prestage, by name.
+    // host_pin_stats, b_g2_prestage and l_a_msm_shared (partitions whose L and A MSMs ran as one), by name.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Bytes of the registered region (0 when none or refused).
     size_t host_region_bytes() const;
@@ -145,6 +147,7 @@ private:
     // Shared with the works, which withdraw from it when destroyed (null with B_G2 on the CPU).
     std::shared_ptr<b_g2_board> b_g2_board_;
     std::atomic<uint64_t> next_serial_{1};
+    std::atomic<uint64_t> l_a_shared_{0};  // partitions whose L and A ran as one MSM run (counters())
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;
 };
 

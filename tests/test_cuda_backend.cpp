@@ -28,6 +28,7 @@
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda_backend.hpp"
 #include "support/cuda_faults.hpp"
+#include "support/every_aux_in_a.hpp"
 
 using namespace cuzk;
 using namespace cuzk::groth16;
@@ -154,7 +155,9 @@ TEST(CudaBackend, WitnessInARegionRegisteredOnceNeedsNoPinPerPartition) {
         const auto after = be.host_pin_stats();
         // Only the A and B scalars (vectors of the work) were considered for pinning in this partition: the
         // rows and aux, inside the region, were not; the scalars were in the pool's page-locked buffers.
-        const size_t scalars = ni + w.a_aux_density.count() + w.b_input_density.count() + w.b_aux_density.count();
+        // (A's aux scalars only where A leaves some aux variable out: else prepare leaves them in the aux.)
+        const size_t a_aux = w.a_aux_density.count() == na ? 0 : w.a_aux_density.count();
+        const size_t scalars = ni + a_aux + w.b_input_density.count() + w.b_aux_density.count();
         EXPECT_EQ(after.pooled_bytes - before.pooled_bytes, scalars * sizeof(ff::fr_t)) << stats_text(after);
         EXPECT_EQ(after.pinned_ranges, before.pinned_ranges) << stats_text(after);
         EXPECT_EQ(after.pageable_ranges, before.pageable_ranges) << stats_text(after);
@@ -211,6 +214,49 @@ INSTANTIATE_TEST_SUITE_P(Circuits, CudaBackendProof,
                                  if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                              return s;
                          });
+
+// Where A uses every aux variable, its aux part is L's scalars and the backend runs L and A as one MSM (one
+// classification and sort, two accumulations; counted as l_a_msm_shared): the proofs equal the CPU backend's
+// byte for byte and verify, with the points resident and in host memory; a circuit with an aux variable
+// outside A runs them apart.
+TEST(CudaBackend, LAndARunAsOneMsmWhereAUsesEveryAuxVariable) {
+    SKIP_WITHOUT_GPU();
+    const cuzk::test::every_aux_in_a c(6000, 500, 31);
+    const setup_result setup = generate_random_parameters(c, seeded(77));
+    const prepared_verifying_key pvk = prepare_verifying_key(setup.params.vk);
+    proving_assignment pa;
+    c.synthesize(pa);
+    pa.finish();
+    const witness_view w = view_of(pa);
+    ASSERT_EQ(w.a_aux_density.count(), w.aux.size()) << "the test circuit must put every aux variable in A";
+
+    auto shared_count = [](const gpud::cuda_backend& be) {
+        for (const auto& [name, value] : be.counters())
+            if (name == "l_a_msm_shared") return value;
+        ADD_FAILURE() << "no l_a_msm_shared counter";
+        return uint64_t(0);
+    };
+    gpud::cpu_backend cpu;
+    gpud::cuda_backend be(0, true, 0);
+    for (uint64_t seed : {40u, 41u}) {
+        const proof want = prove_with(cpu, w, setup.params, seed);
+        const proof got = prove_with(be, w, setup.params, seed);
+        EXPECT_EQ(proof_to_bytes(got), proof_to_bytes(want)) << "seed " << seed;
+        EXPECT_TRUE(verify_proof(pvk, got, c.public_inputs())) << "seed " << seed;
+        const uint64_t before = shared_count(host_params_backend());
+        EXPECT_EQ(proof_to_bytes(prove_with(host_params_backend(), w, setup.params, seed)), proof_to_bytes(want))
+            << "seed " << seed << ", points in host memory";
+        EXPECT_EQ(shared_count(host_params_backend()), before + 1);
+    }
+    EXPECT_EQ(shared_count(be), 2u);
+
+    const keys& k = keys_for("mul:64");
+    proving_assignment mul = synthesized("mul:64");
+    const witness_view wm = view_of(mul);
+    ASSERT_LT(wm.a_aux_density.count(), wm.aux.size());
+    EXPECT_EQ(proof_to_bytes(prove_with(be, wm, k.setup.params, 3)), proof_to_bytes(prove_with(cpu, wm, k.setup.params, 3)));
+    EXPECT_EQ(shared_count(be), 2u) << "mul:64 leaves an aux variable out of A: L and A run apart";
+}
 
 // Two gpud workers: a partition prepared while another holds the lock offers its B_G2 scalars, the holder's
 // B_G2 thread copies them into the G2 context under its H MSM, and the waiting partition's kernels skip the

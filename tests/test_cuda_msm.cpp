@@ -441,6 +441,85 @@ void check_ranges(const affine_t<F>& gen, uint64_t seed) {
     EXPECT_THROW(gpu.upload_points_at(total, sets[0]), std::invalid_argument);
 }
 
+// One set of scalars against several point ranges in one run (run_uploaded_ranges: classification, digits and
+// sorts shared, as gpud's L and A share the aux scalars): each range equals the CPU over its own points, for
+// every shape, with the XYZZ and batch-affine accumulations, the ones summed both ways, windows in passes
+// under a scratch limit, ranges that overlap or repeat, and with window multiples present or the points in
+// host memory (where the ranges run one at a time); the report counts each range's scalars.
+template <class F>
+void check_shared_ranges(const affine_t<F>& gen, uint64_t seed) {
+    const size_t n = 3000;
+    std::vector<affine_t<F>> all;
+    for (int set = 0; set < 3; ++set) {
+        auto pts = make_points(gen, n, seed + set);
+        all.insert(all.end(), pts.begin(), pts.end());
+    }
+    const std::span<const affine_t<F>> everything(all);
+    const std::vector<size_t> firsts = {n, 0, 2 * n, 700, n};  // the last repeats the first, 700 overlaps two sets
+    auto want_of = [&](const std::vector<fr_t>& sc) {
+        std::vector<jacobian_t<F>> want;
+        for (const size_t f : firsts) want.push_back(msm::multi_exp<F>(everything.subspan(f, sc.size()), sc));
+        return want;
+    };
+    cuda::msm_context<F> gpu, limited;
+    gpu.upload_points(all);
+    limited.upload_points(all);
+    limited.set_scratch_limit(1);
+    struct variant {
+        unsigned accumulate = 0;
+        size_t ones_affine_min = 0;
+    };
+    for (const variant v : {variant{}, variant{1, SIZE_MAX}, variant{9, 1}}) {
+        for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
+            const auto sc = make_scalars(n, s, ++seed);
+            const auto want = want_of(sc);
+            cuda::msm_options opt;
+            opt.accumulate_variant = v.accumulate;
+            opt.ones_affine_min = v.ones_affine_min;
+            if (v.accumulate == 9) opt.chunk = 64;
+            opt.timing = true;
+            for (auto* ctx : {&gpu, &limited}) {
+                cuda::msm_report rep;
+                ctx->upload_scalars(sc);
+                const auto got = ctx->run_uploaded_ranges(firsts, n, &rep, opt);
+                ASSERT_EQ(got.size(), firsts.size());
+                for (size_t k = 0; k < firsts.size(); ++k)
+                    EXPECT_EQ(got[k], want[k]) << "range " << k << " variant " << v.accumulate << " " << name(s)
+                                               << (ctx == &limited ? " under a scratch limit" : "");
+                EXPECT_EQ(rep.zeros + rep.ones + rep.others, n) << "one classification for all the ranges";
+                if (ctx == &limited && rep.others > 0) EXPECT_EQ(rep.passes, rep.windows);
+            }
+        }
+    }
+    // Fewer scalars than points per range, a single range, none, and past the end.
+    auto sc = make_scalars(100, shape::porep, ++seed);
+    gpu.upload_scalars(sc);
+    const size_t one_first[1] = {2 * n + 5};
+    EXPECT_EQ(gpu.run_uploaded_ranges(one_first, sc.size()).front(),
+              msm::multi_exp<F>(everything.subspan(2 * n + 5, sc.size()), sc));
+    EXPECT_TRUE(gpu.run_uploaded_ranges({}, sc.size()).empty());
+    const size_t past[2] = {0, 3 * n - 50};
+    EXPECT_THROW(gpu.run_uploaded_ranges(past, sc.size()), std::invalid_argument);
+
+    // Window multiples present, then the points streamed from host memory: the ranges one after another.
+    const auto porep = make_scalars(n, shape::random, ++seed);
+    const auto want = want_of(porep);
+    ASSERT_EQ(gpu.precompute_window_multiples(9), 9u);
+    gpu.upload_scalars(porep);
+    EXPECT_EQ(gpu.run_uploaded_ranges(firsts, n), want) << "with window multiples";
+    std::vector<std::byte> packed(all.size() * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(everything, packed.data());
+    cuda::msm_context<F> streamed;
+    streamed.use_host_points(packed.data(), all.size(), 1024);
+    streamed.upload_scalars(porep);
+    EXPECT_EQ(streamed.run_uploaded_ranges(firsts, n), want) << "points in host memory";
+}
+
+TEST_F(CudaMsm, RangesShareOneRunOfTheirScalars) {
+    check_shared_ranges(g1_generator(), 1300);
+    check_shared_ranges(g2_generator(), 1400);
+}
+
 // Precomputed window multiples (msm_context::precompute_window_multiples): every window's digits go into one
 // set of buckets through the points 2^(w c) P. Checked against the CPU at several widths, with the default
 // accumulation, the plain one and the batch-affine rounds, for a range of the resident points, and chosen by

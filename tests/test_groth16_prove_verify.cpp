@@ -1,5 +1,5 @@
 // Groth16 end to end on the CPU: setup from random toxic waste, prove, verify, batch verify, and the
-// rejection of tampered proofs, inputs and keys.
+// rejection of tampered proofs, inputs and keys; the prover's stages with A's aux scalars left in the aux.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -12,8 +12,11 @@
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/groth16/prover.hpp"
+#include "common/groth16/prover_stages.hpp"
+#include "common/groth16/proving_assignment.hpp"
 #include "common/groth16/setup.hpp"
 #include "common/groth16/verifier.hpp"
+#include "support/every_aux_in_a.hpp"
 
 using namespace cuzk;
 using namespace cuzk::groth16;
@@ -304,4 +307,59 @@ TEST(Groth16BatchVerify, AcceptsValidBatchAndRejectsOneBadProof) {
     auto wrong_count = inputs;
     wrong_count[2].push_back(ff::fr_t::one());
     EXPECT_THROW(batch_verify(k.pvk, proofs, wrong_count), std::invalid_argument);
+}
+
+namespace {
+
+// The prover's stages from a prepare that leaves the rows to the caller (as gpud's CUDA backend does): the
+// rows copied in here, padded, then the kernels and the blinding with |seed|'s draws.
+proof prove_by_stages(const witness_view& w, const parameters& params, a_aux_storage storage, uint64_t seed,
+                      prepared_partition& p) {
+    prepare_partition_without_rows(w, params, p, nullptr, storage);
+    const size_t m = size_t(1) << p.log_m;
+    p.h.assign(w.a.begin(), w.a.end());
+    p.b.assign(w.b.begin(), w.b.end());
+    p.c.assign(w.c.begin(), w.c.end());
+    p.h.resize(m), p.b.resize(m), p.c.resize(m);
+    const kernel_results k = run_kernels(p, params);
+    rng_fn rng = seeded(seed);
+    return finish_proof(p, k, params, rng);
+}
+
+}  // namespace
+
+// a_aux_storage::in_aux_when_dense: where A uses every aux variable, prepare leaves A's aux scalars in the
+// witness's aux (a_scalars holds the inputs alone) and the stages still make the proof that gathered scalars
+// make, which verifies; where an aux variable is outside A (a mul chain) they are gathered as always.
+TEST(Groth16Stages, AAuxScalarsStayInTheAuxWhereAUsesEveryAuxVariable) {
+    const cuzk::test::every_aux_in_a c(300, 40, 5);
+    const setup_result setup = generate_random_parameters(c, seeded(3));
+    proving_assignment pa;
+    c.synthesize(pa);
+    pa.finish();
+    const witness_view w = view_of(pa);
+    ASSERT_EQ(w.a_aux_density.count(), w.aux.size());
+
+    prepared_partition gathered, in_aux;
+    const proof want = prove_by_stages(w, setup.params, a_aux_storage::gathered, 9, gathered);
+    const proof got = prove_by_stages(w, setup.params, a_aux_storage::in_aux_when_dense, 9, in_aux);
+    EXPECT_FALSE(gathered.a_aux_in_aux);
+    EXPECT_EQ(gathered.a_scalars.size(), w.inputs.size() + w.aux.size());
+    EXPECT_TRUE(in_aux.a_aux_in_aux);
+    EXPECT_EQ(in_aux.a_scalars.size(), w.inputs.size());
+    EXPECT_EQ(proof_to_bytes(got), proof_to_bytes(want));
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(setup.params.vk), got, c.public_inputs()));
+
+    const auto& k = mul_keys();
+    auto mul = circuits::make_circuit("mul:64");
+    proving_assignment mpa;
+    mul->synthesize(mpa);
+    mpa.finish();
+    const witness_view mw = view_of(mpa);
+    ASSERT_LT(mw.a_aux_density.count(), mw.aux.size());
+    prepared_partition mp;
+    const proof mul_proof = prove_by_stages(mw, k.setup.params, a_aux_storage::in_aux_when_dense, 10, mp);
+    EXPECT_FALSE(mp.a_aux_in_aux);
+    EXPECT_EQ(mp.a_scalars.size(), mw.inputs.size() + mw.a_aux_density.count());
+    EXPECT_TRUE(verify_proof(k.pvk, mul_proof, mul->public_inputs()));
 }

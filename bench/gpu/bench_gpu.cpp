@@ -31,7 +31,10 @@
 // size cannot be made quickly by our setup): H by the device NTTs from random rows, its coefficients handed
 // to the H MSM in device memory, then the L, A and B_G1 MSMs with PoRep-like scalars (45% 0, 45% 1, 10%
 // random). Query sizes: h 2^27 - 1; l the aux count of StackedDrg32GiBV1_1 (cuzk circuit-info); a and b_g1
-// assumed (a: every input and aux variable; b_g1: what the 47 GiB .params file leaves, 96 a + 288 b bytes).
+// assumed (a: every input and aux variable, so A's scalars are the inputs and then L's, and gpud runs L and A
+// as one MSM, cuda::msm_context::run_uploaded_ranges; b_g1: what the 47 GiB .params file leaves, 96 a + 288 b
+// bytes). The kernel rows time L and A apart and as that one run; --separate-la runs them apart in gpud's
+// sequence too (the sequence before the shared run).
 // Points kept as the backend keeps them (h, l, a, b_g1 in one G1 context, b_g2 in a G2 context); B_G2 on the
 // GPU as the backend does by default, and the CPU rate at 2^20 for comparison. The host-to-device copies of
 // the rows (three host vectors, as the backend's rows a, b, c) and the L, A, B scalars are timed apart from the
@@ -309,7 +312,12 @@ int partition_bench(int argc, char** argv) {
 
     double t0 = now_ms();
     auto aux = make_scalars(n_l, true, 21);
+    // A's scalars as gpud's prepare makes them where A uses every aux variable (the PoRep circuits): the
+    // inputs, then the aux scalars, L's; other sizes (--a-points below --l-points) get scalars of their own.
     auto a_sc = make_scalars(n_a, true, 22);
+    const bool a_shares_l = n_a > n_l;
+    const size_t a_inputs = a_shares_l ? n_a - n_l : 0;
+    if (a_shares_l) std::copy(aux.begin(), aux.end(), a_sc.begin() + ptrdiff_t(a_inputs));
     auto b_sc = make_scalars(n_b, true, 23);
     // Three row vectors as the backend has them (rows a, b, c of prepared_partition): three ranges to pin.
     std::vector<fr_t> row_a = make_scalars(m, false, 24);
@@ -403,6 +411,7 @@ int partition_bench(int argc, char** argv) {
         const bool kernels_only = has_flag(argc, argv, "--kernels-only");
         const bool pageable = !has_flag(argc, argv, "--no-pageable");
         unsigned h_passes = 0;
+        const bool separate_la = has_flag(argc, argv, "--separate-la") || !a_shares_l;
         // Batch-affine schedules and threads per block other than the defaults (msm_options; 0: the default),
         // to time a candidate in the partition before it becomes the default.
         cuda::msm_options g1_opt, g2_opt;
@@ -411,12 +420,22 @@ int partition_bench(int argc, char** argv) {
         g2_opt.affine_schedule = unsigned(arg_int(argc, argv, "--g2-affine-schedule", 0));
         g2_opt.affine_threads = unsigned(arg_int(argc, argv, "--g2-affine-threads", 0));
 
-        std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total;
+        std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total, t_la;
         // gpud's sequence (cuda_backend::run_kernels) with its copies: rows and the L/A/B scalars beside the kernels.
         std::vector<double> t_gpud, t_gpud_first, t_gpud_rows_first;
         bool gpud_same = true, prestaged_copied = true;
         ec::jacobian_t<ff::fp_t> l_res, a_res, b_res;
         ec::jacobian_t<ff::fp2_t> b2_res;
+        // L and A as gpud runs them when A's aux part is L's scalars (uploaded or in place already): one MSM run
+        // over the aux scalars against both point ranges, then A's inputs.
+        auto l_and_a = [&](ec::jacobian_t<ff::fp_t>& l, ec::jacobian_t<ff::fp_t>& a) {
+            const size_t firsts[2] = {first_l, first_a + a_inputs};
+            const auto both = g1.run_uploaded_ranges(firsts, n_l, nullptr, g1_opt);
+            l = both[0];
+            g1.upload_scalars(std::span<const fr_t>(a_sc).first(a_inputs));
+            a = both[1] + g1.run_uploaded_range(first_a, a_inputs, nullptr, g1_opt);
+        };
+        bool la_same = true;
         // Pinned: copies (rows, L + B_G2, A, B), registration (rows, L, A, B) and unregistration.
         std::vector<double> p_rows, p_lup, p_aup, p_bup, r_rows, r_l, r_a, r_b, r_unpin;
         std::string pin_refused;  // the first refusal, if the driver would not pin a range
@@ -455,15 +474,22 @@ int partition_bench(int argc, char** argv) {
             double bup2 = upload_ms(g2, b_sc);
             double tb2 = time_ms([&] { b2_res = g2.run_uploaded(n_b, nullptr, g2_opt); });
             const double kern = th + thm + tl + ta + tb + tb2;
+            double tla = 0;
+            if (a_shares_l) {
+                g1.upload_scalars(aux);
+                ec::jacobian_t<ff::fp_t> l, a;
+                tla = time_ms([&] { l_and_a(l, a); });
+                la_same = la_same && l == l_res && a == a_res;
+            }
             peak = std::max(peak, device_used_gib());
             if (kernels_only) {
-                std::printf("  rep %d: H %.1f, H MSM %.1f (%u passes), L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f ms (kernels"
-                            " %.1f); device memory in use %.1f GiB\n",
-                            rep, th, thm, h_passes, tl, ta, tb, tb2, kern, device_used_gib());
+                std::printf("  rep %d: H %.1f, H MSM %.1f (%u passes), L %.1f, A %.1f (as one run %.1f), B_G1 %.1f, B_G2"
+                            " %.1f ms (kernels %.1f); device memory in use %.1f GiB\n",
+                            rep, th, thm, h_passes, tl, ta, tla, tb, tb2, kern, device_used_gib());
                 std::fflush(stdout);
                 if (rep == 0) continue;
                 t_h.push_back(th), t_hmsm.push_back(thm), t_l.push_back(tl), t_a.push_back(ta), t_b.push_back(tb);
-                t_b2.push_back(tb2), t_total.push_back(kern);
+                t_b2.push_back(tb2), t_total.push_back(kern), t_la.push_back(tla);
                 continue;
             }
 
@@ -551,7 +577,7 @@ int partition_bench(int argc, char** argv) {
                 g1.use_scalars_device(ntt.device_data(0), n_h);
                 if (stageable) {
                     ntt.load_padded_async(1, aux, L);
-                    ntt.load_padded_async(2, a_sc, L);
+                    if (separate_la) ntt.load_padded_async(2, a_sc, L);
                 }
                 g1.run_uploaded_range(first_h, n_h, nullptr, g1_opt);
                 at[hmsm_done] = now_ms() - t0;
@@ -561,9 +587,16 @@ int partition_bench(int argc, char** argv) {
                     else g1.upload_scalars(sc);
                     return g1.run_uploaded_range(first, count, nullptr, g1_opt);
                 };
-                gl = staged_run(1, aux, first_l, n_l);
-                at[l_done] = now_ms() - t0;
-                ga = staged_run(2, a_sc, first_a, n_a);
+                if (separate_la) {
+                    gl = staged_run(1, aux, first_l, n_l);
+                    at[l_done] = now_ms() - t0;
+                    ga = staged_run(2, a_sc, first_a, n_a);
+                } else {
+                    if (stageable) g1.use_scalars_device(ntt.device_data(1), n_l);
+                    else g1.upload_scalars(aux);
+                    l_and_a(gl, ga);
+                    at[l_done] = now_ms() - t0;  // with A: one run
+                }
                 at[a_done] = now_ms() - t0;
                 gb = staged_run(0, b_sc, first_b, n_b);
                 at[b_done] = now_ms() - t0;
@@ -603,7 +636,7 @@ int partition_bench(int argc, char** argv) {
             if (rep == 0) continue;
             t_rows.push_back(tr), t_h.push_back(th), t_hmsm.push_back(thm), t_lup.push_back(lup + bup2), t_l.push_back(tl);
             t_aup.push_back(aup), t_a.push_back(ta), t_bup.push_back(bup), t_b.push_back(tb), t_b2.push_back(tb2);
-            t_total.push_back(kern);
+            t_total.push_back(kern), t_la.push_back(tla);
             p_rows.push_back(trp), p_lup.push_back(lupp + bupp2), p_aup.push_back(aupp), p_bup.push_back(bupp);
             t_gpud_first.push_back(took[0]), t_gpud_rows_first.push_back(took[1]), t_gpud.push_back(took[2]);
             r_rows.push_back(pr), r_l.push_back(pl), r_a.push_back(pa), r_b.push_back(pb), r_unpin.push_back(tun);
@@ -616,6 +649,13 @@ int partition_bench(int argc, char** argv) {
         record("  H MSM 2^" + std::to_string(L) + " - 1", median(t_hmsm), "scalars read in the NTT slot");
         record("  L MSM " + std::to_string(n_l), median(t_l), "PoRep-like");
         record("  A MSM " + std::to_string(n_a), median(t_a), "PoRep-like");
+        if (a_shares_l) {
+            snprintf(note, sizeof note, "one run over the aux scalars against both ranges (gpud%s), and A's %zu inputs;"
+                     " %s the separate runs; kernels with it %.1f ms", separate_la ? " without --separate-la" : "",
+                     a_inputs, la_same ? "equal to" : "DIFFERENT from", kern - median(t_l) - median(t_a) + median(t_la));
+            record("  L and A as one MSM run", median(t_la), note);
+            if (!la_same) return 1;
+        }
         record("  B_G1 MSM " + std::to_string(n_b), median(t_b), "PoRep-like");
         record("  B_G2 MSM " + std::to_string(n_b), median(t_b2), "PoRep-like, on the GPU (the backend's default)");
         std::snprintf(note, sizeof note, "%u Pippenger passes over its windows", h_passes);
@@ -664,7 +704,7 @@ int partition_bench(int argc, char** argv) {
             snprintf(note, sizeof note, "median of %d; the fifteenth session's order: B_G2's upload beside row a's copy",
                      reps);
             record("partition: GPU work under the lock, rows first", median(t_gpud_rows_first), note);
-            if (!readback_ok || !gpud_same || !prestaged_copied) return 1;
+            if (!readback_ok || !gpud_same || !prestaged_copied || !la_same) return 1;
         }  // !kernels_only
 
         // Pinning next to GPU work: the kernels and the L/A/B uploads (their ranges pinned, as under the lock

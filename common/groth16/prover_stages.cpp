@@ -57,7 +57,8 @@ prepared_partition prepare_partition(const witness_view& w, const parameters& pa
 namespace {
 
 // Size checks, log_m, aux and the A/B scalars: everything of prepare_partition but the rows, into |p|.
-void prepare_without_rows(size_t rows, const witness_view& w, const parameters& params, prepared_partition& p) {
+void prepare_without_rows(size_t rows, const witness_view& w, const parameters& params, prepared_partition& p,
+                          a_aux_storage a_aux_to = a_aux_storage::gathered) {
     const size_t n_in = w.inputs.size(), n_aux = w.aux.size();
     // Each density against its variables (bit count, no bit beyond them), before counts are taken from it.
     check_density(w.a_aux_density, n_aux, "witness A aux");
@@ -80,9 +81,10 @@ void prepare_without_rows(size_t rows, const witness_view& w, const parameters& 
     // Scalars in the order of the filtered queries, gathered in parallel into buffers of their final size (a
     // pooled resource then reuses the same buffer every partition). Serial, this took 2.2 s at the
     // 32 GiB shape on the H200 machine (bench_prepare): longer than the other gpud worker's turn under the lock.
-    p.a_scalars.resize_for_overwrite(n_in + a_aux);
+    p.a_aux_in_aux = a_aux_to == a_aux_storage::in_aux_when_dense && n_aux > 0 && a_aux == n_aux;
+    p.a_scalars.resize_for_overwrite(n_in + (p.a_aux_in_aux ? 0 : a_aux));
     std::uninitialized_copy(w.inputs.begin(), w.inputs.end(), p.a_scalars.data());
-    gather_dense(w.aux, w.a_aux_density, p.a_scalars.data() + n_in);
+    if (!p.a_aux_in_aux) gather_dense(w.aux, w.a_aux_density, p.a_scalars.data() + n_in);
     p.b_scalars.resize_for_overwrite(b_in + b_aux);
     gather_dense(w.inputs, w.b_input_density, p.b_scalars.data());
     gather_dense(w.aux, w.b_aux_density, p.b_scalars.data() + b_in);
@@ -117,13 +119,13 @@ prepared_partition prepare_partition_without_rows(const witness_view& w, const p
 }
 
 void prepare_partition_without_rows(const witness_view& w, const parameters& params, prepared_partition& p,
-                                    prove_timings* timings) {
+                                    prove_timings* timings, a_aux_storage a_aux) {
     const auto t0 = clock_type::now();
     const size_t rows = w.a.size();
     if (w.b.size() != rows || w.c.size() != rows)
         throw std::invalid_argument(
             fmt::format("witness rows disagree: a {}, b {}, c {}", rows, w.b.size(), w.c.size()));
-    prepare_without_rows(rows, w, params, p);
+    prepare_without_rows(rows, w, params, p, a_aux);
     if (timings) timings->assemble_s += seconds_since(t0);
 }
 
@@ -152,7 +154,18 @@ kernel_results run_kernels(prepared_partition& p, const parameters& params, prov
     k.l_acc = msm_over(params.l, p.aux, &tm.l_stats);
     tm.l_msm_s = seconds_since(t0);
     t0 = clock_type::now();
-    k.a_acc = msm_over(params.a, p.a_scalars, &tm.a_stats);
+    if (p.a_aux_in_aux) {
+        // The inputs' points, then the aux variables' (every one of them), each with its scalars.
+        const std::span<const ec::g1_affine_t> a(params.a);
+        const size_t n_in = p.a_scalars.size();
+        msm::msm_stats in_stats, aux_stats;
+        k.a_acc = msm::multi_exp<ff::fp_t>(a.first(n_in), p.a_scalars, &in_stats) +
+                  msm::multi_exp<ff::fp_t>(a.subspan(n_in), p.aux, &aux_stats);
+        tm.a_stats = {in_stats.zeros + aux_stats.zeros, in_stats.ones + aux_stats.ones,
+                      in_stats.others + aux_stats.others};
+    } else {
+        k.a_acc = msm_over(params.a, p.a_scalars, &tm.a_stats);
+    }
     tm.a_msm_s = seconds_since(t0);
     t0 = clock_type::now();
     k.b1_acc = msm_over(params.b_g1, p.b_scalars, &tm.b_stats);

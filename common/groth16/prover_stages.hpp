@@ -54,7 +54,17 @@ struct prepared_partition {
     std::vector<ff::fr_t> h, b, c;  // the rows padded to m = 2^log_m; h starts as a and becomes H's coefficients
     std::span<const ff::fr_t> aux;  // borrowed from the witness: it must outlive finish_proof
     scalar_buffer a_scalars, b_scalars;  // in the order of the density-filtered a and b_g1/b_g2 points
+    // A uses every aux variable and its aux scalars were left in |aux| (a_aux_storage::in_aux_when_dense):
+    // a_scalars then holds the inputs alone, for the first |a_scalars|.size() points of A, and |aux| is the
+    // scalars of the rest.
+    bool a_aux_in_aux = false;
 };
+
+// Where prepare puts A's aux scalars. gathered: into a_scalars after the inputs, always. in_aux_when_dense:
+// where A uses every aux variable (the PoRep circuits) they are the witness's aux in order, so they stay
+// there (a_aux_in_aux) and a_scalars holds the inputs alone: the CUDA backend runs L and A over the same
+// aux scalars, and the copy would be 4.2 GB of page-locked memory per 32 GiB partition.
+enum class a_aux_storage { gathered, in_aux_when_dense };
 
 struct kernel_results {
     ec::g1_jacobian_t h_acc, l_acc, a_acc, b1_acc;
@@ -74,7 +84,8 @@ prepared_partition prepare_partition_without_rows(const witness_view& w, const p
                                                   prove_timings* timings = nullptr);
 // The same into |out|, whose scalar vectors keep their memory resource; |out| must be freshly constructed.
 void prepare_partition_without_rows(const witness_view& w, const parameters& params, prepared_partition& out,
-                                    prove_timings* timings = nullptr);
+                                    prove_timings* timings = nullptr,
+                                    a_aux_storage a_aux = a_aux_storage::gathered);
 
 // Consumes |p.h|, |p.b|, |p.c| (released on return).
 kernel_results run_kernels(prepared_partition& p, const parameters& params, prove_timings* timings = nullptr);

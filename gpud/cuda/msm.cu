@@ -850,13 +850,13 @@ struct msm_context<F>::impl {
         }
     }
 
-    // One pass of Pippenger over windows [w0, w0 + group) of |windows| (all of them with the multiples): digits,
-    // sorts, accumulation, split buckets, reduction; appends the pass's window sums to |host_sums|.
-    void pippenger_pass(const msm_options& opt, const dev_fr* sc, size_t m, unsigned c, unsigned windows, unsigned w0,
-                        unsigned group, bool multiples, const point_t* pts, msm_report& rep,
-                        std::vector<bucket_t>& host_sums) {
+    // One pass of Pippenger over windows [w0, w0 + group) of |windows| (all of them with the multiples), in two
+    // halves: sort_pass makes the digits and sorts them (the sorted pairs depend on the scalars alone), then
+    // accumulate_pass, once per point range, accumulates, joins the split buckets and reduces, appending the
+    // pass's window sums to |host_sums|.
+    void sort_pass(const dev_fr* sc, size_t m, unsigned c, unsigned windows, unsigned w0, unsigned group,
+                   bool multiples) {
         const unsigned sum_windows = multiples ? 1 : group;  // sets of buckets
-        const uint32_t B = 1u << (c - 1);
         const size_t total = size_t(group) * m;
         keys.reserve(total);
         vals.reserve(total);
@@ -881,6 +881,15 @@ struct msm_context<F>::impl {
                                                     vals_sorted.get() + off, int(per_sort), 0, int(c), stream));
         }
         mark(3);
+    }
+
+    // Reads the sorted pairs of sort_pass and leaves them unchanged (the accumulation kernels and the split
+    // bounds only read keys_sorted and vals_sorted), so the next point range reuses them.
+    void accumulate_pass(const msm_options& opt, size_t m, unsigned c, unsigned group, bool multiples,
+                         const point_t* pts, msm_report& rep, std::vector<bucket_t>& host_sums) {
+        const unsigned sum_windows = multiples ? 1 : group;  // sets of buckets
+        const uint32_t B = 1u << (c - 1);
+        const size_t total = size_t(group) * m;
         // The sorted values index from the first multiple of the first resident point with the multiples.
         const point_t* acc_pts = multiples ? points.get() : pts;
         const size_t nbuckets = size_t(sum_windows) * B;
@@ -958,14 +967,7 @@ struct msm_context<F>::impl {
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
             msm_report r;
             acc = detail::add_sums<F>(acc, run_at(points.get() + (k % 2) * segment, run_scalars() + lo, cnt, &r, opt));
-            all.zeros += r.zeros, all.ones += r.ones, all.others += r.others;
-            all.window_bits = std::max(all.window_bits, r.window_bits);
-            all.windows = std::max(all.windows, r.windows);
-            all.accumulate_variant = std::max(all.accumulate_variant, r.accumulate_variant);
-            all.passes += r.passes;
-            all.ms_classify += r.ms_classify, all.ms_ones += r.ms_ones, all.ms_sort += r.ms_sort;
-            all.ms_accumulate += r.ms_accumulate, all.ms_reduce += r.ms_reduce, all.ms_finish += r.ms_finish;
-            for (int k = 0; k < msm_report::AFFINE_KINDS; ++k) all.ms_affine[k] += r.ms_affine[k];
+            accumulate_report(all, r);
         }
         all.segments = unsigned(segs);
         if (report) *report = all;
@@ -975,12 +977,22 @@ struct msm_context<F>::impl {
     // The MSM of |n| scalars at |sc| against the points at |pts| (device memory).
     ec::jacobian_t<F> run_at(const point_t* pts, const dev_fr* sc, size_t n, msm_report* report,
                              const msm_options& opt) {
+        const point_t* one[1] = {pts};
+        return run_ranges(one, sc, n, report, opt).front();
+    }
+
+    // The MSMs of the same |n| scalars at |sc| against each of the point ranges |ranges| (device memory): the
+    // classification, the Pippenger plan, the digits and their sorts are made once; each range then has its
+    // ones summed, its buckets accumulated from the shared sorted pairs and reduced (run_uploaded_ranges).
+    // With the multiples (whose digits index one range's multiples) |ranges| must be one range.
+    std::vector<ec::jacobian_t<F>> run_ranges(std::span<const point_t* const> ranges, const dev_fr* sc, size_t n,
+                                              msm_report* report, const msm_options& opt) {
         run_n = n;
         msm_report rep;
-        ec::jacobian_t<F> result;
-        if (n == 0) {
+        std::vector<ec::jacobian_t<F>> results(ranges.size());
+        if (n == 0 || ranges.empty()) {
             if (report) *report = rep;
-            return result;
+            return results;
         }
         timing = opt.timing;
         if (timing && !events[0]) {
@@ -1002,7 +1014,8 @@ struct msm_context<F>::impl {
         rep.others = cnt[1];
         rep.zeros = n - cnt[0] - cnt[1];
 
-        std::vector<bucket_t> host_sums;  // ones sum first (if any), then one sum per window
+        // Per range: its ones sum first (if any), then one sum per window.
+        std::vector<std::vector<bucket_t>> host_sums(ranges.size());
         const size_t ones = cnt[0], m = cnt[1];
         const size_t ones_affine_min = opt.ones_affine_min ? opt.ones_affine_min
                                        : is_g1             ? G1_ONES_AFFINE_MIN
@@ -1022,6 +1035,8 @@ struct msm_context<F>::impl {
                          (opt.window_bits == 0 &&
                           multiples_cost(is_g1, m, pc) < plain_cost(is_g1, m, choose_window(is_g1, m)))) &&
                         windows_per_pass(m, pc, windows_for(pc)) == windows_for(pc);
+            if (multiples && ranges.size() > 1)
+                throw std::logic_error("GPU MSM: the window multiples serve one point range per run");
             c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(is_g1, m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
             windows = windows_for(c);  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
@@ -1030,13 +1045,16 @@ struct msm_context<F>::impl {
             // pass and one set of buckets for every window.
             per_pass = multiples ? windows : windows_per_pass(m, c, windows);
         }
+        // The ones' sums before any sort: the batch-affine sum uses the sorted pairs' buffers.
         if (ones > 0) {
             const size_t pass_bytes =
                 fixed_scratch(run_n, m) + ones_held + (m > 0 ? size_t(per_pass) * window_scratch(m, c) : 0);
-            bucket_t* s = sum_ones(opt, pts, ones, ones_affine, pass_bytes);
-            host_sums.resize(1);
-            CUDA_OK(cudaMemcpyAsync(host_sums.data(), s, sizeof(bucket_t), cudaMemcpyDeviceToHost, stream));
-            CUDA_OK(cudaStreamSynchronize(stream));
+            for (size_t k = 0; k < ranges.size(); ++k) {
+                bucket_t* s = sum_ones(opt, ranges[k], ones, ones_affine, pass_bytes);
+                host_sums[k].resize(1);
+                CUDA_OK(cudaMemcpyAsync(host_sums[k].data(), s, sizeof(bucket_t), cudaMemcpyDeviceToHost, stream));
+                CUDA_OK(cudaStreamSynchronize(stream));
+            }
         }
 
         mark(2);
@@ -1046,27 +1064,33 @@ struct msm_context<F>::impl {
             for (unsigned w0 = 0; w0 < windows; w0 += per_pass) {
                 const unsigned group = std::min(per_pass, windows - w0);
                 if (w0 > 0) mark(2);
-                pippenger_pass(opt, sc, m, c, windows, w0, group, multiples, pts, rep, host_sums);
-                if (timing) {
+                sort_pass(sc, m, c, windows, w0, group, multiples);
+                for (size_t k = 0; k < ranges.size(); ++k) {
+                    if (k > 0) mark(3);  // this range's accumulation starts here
+                    accumulate_pass(opt, m, c, group, multiples, ranges[k], rep, host_sums[k]);
+                    if (!timing) continue;
                     CUDA_OK(cudaEventSynchronize(events[5]));
-                    // Event 2 is recorded again by the next pass: the one-scalar phase is read now.
-                    if (w0 == 0) CUDA_OK(cudaEventElapsedTime(&rep.ms_ones, events[1], events[2]));
+                    // Events 2 and 3 are recorded again later: the one-scalar phase and the sort are read now.
+                    if (w0 == 0 && k == 0) CUDA_OK(cudaEventElapsedTime(&rep.ms_ones, events[1], events[2]));
                     float ms[3];
-                    for (int i = 0; i < 3; ++i) CUDA_OK(cudaEventElapsedTime(&ms[i], events[2 + i], events[3 + i]));
-                    rep.ms_sort += ms[0];
+                    for (int i = k == 0 ? 0 : 1; i < 3; ++i)
+                        CUDA_OK(cudaEventElapsedTime(&ms[i], events[2 + i], events[3 + i]));
+                    if (k == 0) rep.ms_sort += ms[0];
                     rep.ms_accumulate += ms[1];
                     rep.ms_reduce += ms[2];
                     collect_affine_times(rep);
                 }
             }
         }
-        // Same bytes as the host XYZZ type (static_asserts above).
-        std::vector<ec::xyzz_t<F>> sums(host_sums.size());
-        std::memcpy(static_cast<void*>(sums.data()), host_sums.data(), host_sums.size() * sizeof(bucket_t));
-        const ec::xyzz_t<F>* ones_sum = ones > 0 ? sums.data() : nullptr;
-        // With the multiples the one window sum is the whole Pippenger part.
-        result = detail::combine_window_sums<F>(ones_sum, sums.data() + (ones > 0 ? 1 : 0),
-                                                sums.size() - (ones > 0 ? 1 : 0), c);
+        for (size_t k = 0; k < ranges.size(); ++k) {
+            // Same bytes as the host XYZZ type (static_asserts above).
+            std::vector<ec::xyzz_t<F>> sums(host_sums[k].size());
+            std::memcpy(static_cast<void*>(sums.data()), host_sums[k].data(), host_sums[k].size() * sizeof(bucket_t));
+            const ec::xyzz_t<F>* ones_sum = ones > 0 ? sums.data() : nullptr;
+            // With the multiples the one window sum is the whole Pippenger part.
+            results[k] = detail::combine_window_sums<F>(ones_sum, sums.data() + (ones > 0 ? 1 : 0),
+                                                        sums.size() - (ones > 0 ? 1 : 0), c);
+        }
         rep.window_bits = c;
         rep.windows = windows;
         if (timing) {
@@ -1079,7 +1103,56 @@ struct msm_context<F>::impl {
             CUDA_OK(cudaEventElapsedTime(&rep.ms_finish, events[m == 0 ? 2 : 5], events[6]));
         }
         if (report) *report = rep;
-        return result;
+        return results;
+    }
+
+    // run_uploaded_ranges: the ranges at |firsts|, |n| uploaded scalars each.
+    std::vector<ec::jacobian_t<F>> run_many(std::span<const size_t> firsts, size_t n, msm_report* report,
+                                            const msm_options& opt) {
+        CUDA_OK(cudaSetDevice(device));
+        for (const size_t first : firsts) {
+            if (first > n_points || n > n_points - first) {
+                throw std::invalid_argument("GPU MSM: " + std::to_string(n) + " scalars from point " +
+                                            std::to_string(first) + " but only " + std::to_string(n_points) +
+                                            " resident points");
+            }
+        }
+        if (n > n_scalars) throw std::invalid_argument("GPU MSM: fewer scalars uploaded than requested");
+        struct reset {
+            size_t& b;
+            ~reset() { b = 0; }
+        } r{base};
+        // Streamed points are copied per range, and the multiples' digits name one range's multiples: those
+        // runs go one range at a time (same results, nothing shared).
+        if (host_points || multiples_c != 0) {
+            std::vector<ec::jacobian_t<F>> out;
+            msm_report all;
+            for (const size_t first : firsts) {
+                base = first;
+                msm_report one;
+                out.push_back(run(n, &one, opt));
+                accumulate_report(all, one);
+            }
+            if (report) *report = all;
+            return out;
+        }
+        std::vector<const point_t*> ranges;
+        for (const size_t first : firsts) ranges.push_back(points.get() + first);
+        return run_ranges(ranges, run_scalars(), n, report, opt);
+    }
+
+    // |all| += |r|: counts and times added, widths and variants the largest.
+    static void accumulate_report(msm_report& all, const msm_report& r) {
+        all.zeros += r.zeros, all.ones += r.ones, all.others += r.others;
+        all.window_bits = std::max(all.window_bits, r.window_bits);
+        all.windows = std::max(all.windows, r.windows);
+        all.multiples = all.multiples || r.multiples;
+        all.accumulate_variant = std::max(all.accumulate_variant, r.accumulate_variant);
+        all.passes += r.passes;
+        all.segments += r.segments;
+        all.ms_classify += r.ms_classify, all.ms_ones += r.ms_ones, all.ms_sort += r.ms_sort;
+        all.ms_accumulate += r.ms_accumulate, all.ms_reduce += r.ms_reduce, all.ms_finish += r.ms_finish;
+        for (int k = 0; k < msm_report::AFFINE_KINDS; ++k) all.ms_affine[k] += r.ms_affine[k];
     }
 };
 
@@ -1372,6 +1445,12 @@ ec::jacobian_t<F> msm_context<F>::run_uploaded_range(size_t first_point, size_t 
     } r{impl_->base};
     impl_->base = first_point;
     return impl_->run(n, report, opt);
+}
+
+template <class F>
+std::vector<ec::jacobian_t<F>> msm_context<F>::run_uploaded_ranges(std::span<const size_t> first_points, size_t n,
+                                                                   msm_report* report, const msm_options& opt) {
+    return impl_->run_many(first_points, n, report, opt);
 }
 
 template <class F>

@@ -158,6 +158,14 @@ public:
     // sum_(i < n) scalars[i] * points[first_point + i], with the scalars uploaded.
     ec::jacobian_t<F> run_uploaded_range(size_t first_point, size_t n, msm_report* report = nullptr,
                                          const msm_options& opt = {});
+    // run_uploaded_range for each of |first_points| with the same |n| uploaded scalars, in one run: the
+    // scalars are classified, their digits made and sorted once, and each range then has its ones summed and
+    // its buckets accumulated from the shared sorted pairs and reduced (a partition's L and A share the aux
+    // scalars: on an H200 that saves A its classification and sorts). Equal to the separate runs; with the
+    // points in host memory or window multiples present the ranges run one after another. |report| sums
+    // the ranges' phases.
+    std::vector<ec::jacobian_t<F>> run_uploaded_ranges(std::span<const size_t> first_points, size_t n,
+                                                       msm_report* report = nullptr, const msm_options& opt = {});
 
     struct impl;
 
