@@ -18,6 +18,7 @@
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/msm.hpp"
+#include "gpud/cuda/msm_digits.cuh"
 #include "tests/support/curve_points.hpp"
 
 using namespace cuzk;
@@ -129,16 +130,31 @@ TEST_F(CudaMsm, G1MatchesCpuOverShapesAndSizes) {
     }
 }
 
+// Forced widths, with the windows split evenly over 256 bits (the default from c = 21: c and c - 1 bits) and
+// all c bits wide; the report names the widest window and how many are that wide; a scratch limit of one
+// window per pass keeps each pass to one width.
 TEST_F(CudaMsm, G1WindowWidths) {
     auto pts = make_points(g1_generator(), 3000, 12);
-    cuda::g1_msm_context gpu;
+    cuda::g1_msm_context gpu, limited;
     gpu.upload_points(pts);
+    limited.upload_points(pts);
+    limited.set_scratch_limit(1);
     uint64_t seed = 200;
-    for (unsigned c : {2u, 3u, 7u, 8u, 11u, 13u, 16u, 20u}) {
-        cuda::msm_options opt;
-        opt.window_bits = c;
-        check(gpu, pts, pts.size(), shape::random, ++seed, opt);
-        check(gpu, pts, pts.size(), shape::edge, ++seed, opt);
+    for (unsigned c : {2u, 3u, 7u, 8u, 11u, 13u, 16u, 17u, 20u, 22u}) {
+        for (bool uniform : {false, true}) {
+            cuda::msm_options opt;
+            opt.window_bits = c;
+            opt.uniform_windows = uniform;
+            check(gpu, pts, pts.size(), shape::random, ++seed, opt);
+            check(gpu, pts, pts.size(), shape::edge, ++seed, opt);
+            check(limited, pts, pts.size(), shape::random, ++seed, opt);
+            cuda::msm_report rep;
+            gpu.run(make_scalars(pts.size(), shape::random, ++seed), &rep, opt);
+            const auto split = cuda::window_split::for_run(c, uniform);
+            EXPECT_EQ(rep.window_bits, split.c) << "c = " << c << (uniform ? " uniform" : "");
+            EXPECT_EQ(rep.wide_windows, split.wide) << "c = " << c << (uniform ? " uniform" : "");
+            EXPECT_EQ(rep.windows, (256 + c - 1) / c);
+        }
     }
 }
 
@@ -447,15 +463,14 @@ void check_ranges(const affine_t<F>& gen, uint64_t seed) {
 // under a scratch limit, ranges that overlap or repeat, and with window multiples present or the points in
 // host memory (where the ranges run one at a time); the report counts each range's scalars.
 template <class F>
-void check_shared_ranges(const affine_t<F>& gen, uint64_t seed) {
-    const size_t n = 3000;
+void check_shared_ranges(const affine_t<F>& gen, uint64_t seed, size_t n) {
     std::vector<affine_t<F>> all;
     for (int set = 0; set < 3; ++set) {
         auto pts = make_points(gen, n, seed + set);
         all.insert(all.end(), pts.begin(), pts.end());
     }
     const std::span<const affine_t<F>> everything(all);
-    const std::vector<size_t> firsts = {n, 0, 2 * n, 700, n};  // the last repeats the first, 700 overlaps two sets
+    const std::vector<size_t> firsts = {n, 0, 2 * n, n / 3, n};  // the last repeats the first, n / 3 spans two sets
     auto want_of = [&](const std::vector<fr_t>& sc) {
         std::vector<jacobian_t<F>> want;
         for (const size_t f : firsts) want.push_back(msm::multi_exp<F>(everything.subspan(f, sc.size()), sc));
@@ -487,7 +502,9 @@ void check_shared_ranges(const affine_t<F>& gen, uint64_t seed) {
                     EXPECT_EQ(got[k], want[k]) << "range " << k << " variant " << v.accumulate << " " << name(s)
                                                << (ctx == &limited ? " under a scratch limit" : "");
                 EXPECT_EQ(rep.zeros + rep.ones + rep.others, n) << "one classification for all the ranges";
-                if (ctx == &limited && rep.others > 0) EXPECT_EQ(rep.passes, rep.windows);
+                if (ctx == &limited && rep.others > 0) {
+                    EXPECT_EQ(rep.passes, rep.windows);
+                }
             }
         }
     }
@@ -516,8 +533,8 @@ void check_shared_ranges(const affine_t<F>& gen, uint64_t seed) {
 }
 
 TEST_F(CudaMsm, RangesShareOneRunOfTheirScalars) {
-    check_shared_ranges(g1_generator(), 1300);
-    check_shared_ranges(g2_generator(), 1400);
+    check_shared_ranges(g1_generator(), 1300, 3000);
+    check_shared_ranges(g2_generator(), 1400, 1000);  // the CPU's G2 references take most of the time
 }
 
 // Precomputed window multiples (msm_context::precompute_window_multiples): every window's digits go into one
@@ -615,7 +632,7 @@ void check_scratch_limit(const affine_t<F>& gen, uint64_t seed) {
             EXPECT_EQ(one.run(sc, &r_one, opt), want) << "variant " << variant << " " << name(s);
             EXPECT_EQ(few.run(sc, &r_few, opt), want) << "variant " << variant << " " << name(s);
             if (r_all.others == 0) continue;
-            EXPECT_EQ(r_all.passes, 1u);
+            EXPECT_EQ(r_all.passes, r_all.wide_windows < r_all.windows ? 2u : 1u) << "one pass per window width";
             EXPECT_EQ(r_one.passes, r_one.windows) << "one window per pass at the smallest limit";
             EXPECT_GE(r_few.passes, 1u);
             EXPECT_LE(r_few.passes, r_few.windows);
@@ -703,6 +720,9 @@ TEST(CudaMsmScratchEstimate, GrowsWithWindowsPerPassAndScalars) {
     EXPECT_LT(g1::scratch_estimate(n, n, 1), g1::scratch_estimate(n, n, 2));
     EXPECT_LT(g1::scratch_estimate(n, n, 2), g1::scratch_estimate(n, n));
     EXPECT_EQ(g1::scratch_estimate(n, n, 100), g1::scratch_estimate(n, n));  // more than the windows: all of them
+    // 2^27 random scalars take c = 22, split into 4 windows of 22 bits and 8 of 21: a pass holds at most 8.
+    EXPECT_EQ(g1::scratch_estimate(n, n, 8), g1::scratch_estimate(n, n));
+    EXPECT_LT(g1::scratch_estimate(n, n, 7), g1::scratch_estimate(n, n));
     EXPECT_LT(g1::scratch_estimate(n / 2, n / 2), g1::scratch_estimate(n, n));
     EXPECT_LT(g1::scratch_estimate(n, n / 10), g1::scratch_estimate(n, n));  // fewer through Pippenger
     EXPECT_GT(g1::scratch_estimate(n, n), 30 * GiB);

@@ -14,11 +14,13 @@
 //   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c[,c...]]
 //                  [--accumulate-variant V] [--affine-rounds R[,R...]] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
 //                  [--affine-invert-group G[,G...]] [--ones-affine-rounds R[,R...]] [--ones-xyzz]
-//                  [--affine-batch-log B] [--chunk K] [--reps 5]
-//   (one MSM timed with those msm_options and checked against the default options' result)
+//                  [--affine-batch-log B] [--chunk K] [--uniform-windows U[,U...]] [--reps 5]
+//   (one MSM timed with those msm_options and checked against the default options' result; --uniform-windows 1:
+//   every window c bits, as before the even split; 0: the default)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points] [--h-sweep]
 //                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
+//                  [--uniform-windows] [--separate-la]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
 //   the pinned copies and gpud's sequence, without timing the pageable copies (the rows' are skipped) and
@@ -419,6 +421,8 @@ int partition_bench(int argc, char** argv) {
         g1_opt.affine_threads = unsigned(arg_int(argc, argv, "--g1-affine-threads", 0));
         g2_opt.affine_schedule = unsigned(arg_int(argc, argv, "--g2-affine-schedule", 0));
         g2_opt.affine_threads = unsigned(arg_int(argc, argv, "--g2-affine-threads", 0));
+        // --uniform-windows: every window c bits wide, as before the even split.
+        g1_opt.uniform_windows = g2_opt.uniform_windows = has_flag(argc, argv, "--uniform-windows");
 
         std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total, t_la;
         // gpud's sequence (cuda_backend::run_kernels) with its copies: rows and the L/A/B scalars beside the kernels.
@@ -878,24 +882,26 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
         if (has_flag(argc, argv, "--ones-xyzz")) opt.ones_affine_min = SIZE_MAX;
-        // --window-bits, --affine-rounds, --affine-schedule, --affine-threads, --affine-invert-group and
-        // --ones-affine-rounds may be lists ("37,165"): each combination timed in turn on the same points and
-        // scalars. --ones-xyzz: the one-scalars summed by XYZZ additions in the timed runs.
+        // --window-bits, --affine-rounds, --affine-schedule, --affine-threads, --affine-invert-group,
+        // --ones-affine-rounds and --uniform-windows may be lists ("37,165"): each combination timed in turn on
+        // the same points and scalars. --ones-xyzz: the one-scalars summed by XYZZ additions in the timed runs.
         std::vector<cuda::msm_options> runs;
         for (unsigned bits : arg_list(argc, argv, "--window-bits", 0))
             for (unsigned rounds : arg_list(argc, argv, "--affine-rounds", 0))
                 for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0))
                     for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0))
                         for (unsigned group : arg_list(argc, argv, "--affine-invert-group", 0))
-                            for (unsigned ones_rounds : arg_list(argc, argv, "--ones-affine-rounds", 0)) {
-                                runs.push_back(opt);
-                                runs.back().window_bits = bits;
-                                runs.back().affine_rounds = rounds;
-                                runs.back().affine_schedule = schedule;
-                                runs.back().affine_threads = threads;
-                                runs.back().affine_invert_group = group;
-                                runs.back().ones_affine_rounds = ones_rounds;
-                            }
+                            for (unsigned ones_rounds : arg_list(argc, argv, "--ones-affine-rounds", 0))
+                                for (unsigned uniform : arg_list(argc, argv, "--uniform-windows", 0)) {
+                                    runs.push_back(opt);
+                                    runs.back().window_bits = bits;
+                                    runs.back().affine_rounds = rounds;
+                                    runs.back().affine_schedule = schedule;
+                                    runs.back().affine_threads = threads;
+                                    runs.back().affine_invert_group = group;
+                                    runs.back().ones_affine_rounds = ones_rounds;
+                                    runs.back().uniform_windows = uniform != 0;
+                                }
         bool all_same = true;
         for (const cuda::msm_options& o : runs) {
             bool same = true;
@@ -905,12 +911,12 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
             timed.timing = true;
             ctx.run_uploaded(n, &rep, timed);
             std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, "
-                        "chunk %u, c %u%s, batch 2^%d, ones %s %u; phases ms: classify %.1f, ones %.1f, sort %.1f, accumulate %.1f, "
+                        "chunk %u, c %u (%u of %u windows that wide)%s, batch 2^%d, ones %s %u; phases ms: classify %.1f, ones %.1f, sort %.1f, accumulate %.1f, "
                         "reduce %.1f, finish %.1f; %zu ones, %zu others), %s\n",
                         std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
                         rep.accumulate_variant, o.affine_rounds, o.affine_schedule, o.affine_threads,
-                        o.affine_invert_group, o.chunk, rep.window_bits, rep.multiples ? " with multiples" : "",
-                        batch_log, o.ones_affine_min == SIZE_MAX ? "xyzz" : "rounds", o.ones_affine_rounds,
+                        o.affine_invert_group, o.chunk, rep.window_bits, rep.wide_windows, rep.windows,
+                        rep.multiples ? " with multiples" : "", batch_log, o.ones_affine_min == SIZE_MAX ? "xyzz" : "rounds", o.ones_affine_rounds,
                         rep.ms_classify, rep.ms_ones, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
                         rep.ms_finish, rep.ones, rep.others,
                         same ? "== default options" : "MISMATCH with the default options");

@@ -187,26 +187,29 @@ __global__ void group_sum_kernel(const dev_xyzz<F>* __restrict__ in, size_t grou
 
 // ---- Pippenger ------------------------------------------------------------------------------------
 
-// Signed digits (msm_digits.cuh) of width c. Key: (w << c) | (|d| - 1), or (w << c) | B for d = 0
-// (B = 2^(c-1): sorted last in its window and skipped); value: point index, NEG_FLAG for d < 0.
-// Only windows [w0, w0 + group) are written (a pass of run(): the carries still come from window 0 up), as
-// pass-local windows 0, 1, ...: keys[(w - w0) m + i] with the window field w - w0.
+// Signed digits (msm_digits.cuh) in the windows of |split|. Key: (w << c) | (|d| - 1), or (w << c) | B for
+// d = 0 (c the window's width, B = 2^(c-1): sorted last in its window and skipped); value: point index,
+// NEG_FLAG for d < 0. Only windows [w0, w0 + group) are written (a pass of run(), whose windows have one
+// width: the carries still come from window 0 up), as pass-local windows 0, 1, ...: keys[(w - w0) m + i]
+// with the window field w - w0.
 // With precomputed multiples (|stride| != 0: window w's multiples 2^(w c) P start at w |stride|), every
 // window's digits go to one set of buckets: the key drops the window and the value names the multiple,
 // point + w |stride| (+ |first|, the run's first resident point).
 // |scalars|: the run's (Montgomery form), read through |idx|, the others' indices (classify_kernel).
 __global__ void digits_kernel(const dev_fr* __restrict__ scalars, const uint32_t* __restrict__ idx, size_t m,
-                              unsigned c, unsigned windows, unsigned w0, unsigned group, uint32_t* keys,
+                              window_split split, unsigned w0, unsigned group, uint32_t* keys,
                               uint32_t* vals, uint32_t stride, uint32_t first) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
     const uint32_t j = idx[i];
     const dev_fr s = load_resident(scalars + j).from_montgomery();  // canonical digits
     const uint32_t point = j + first;
+    const unsigned c = split.width(w0);
     const uint32_t B = 1u << (c - 1);
     uint32_t carry = 0;
-    for (unsigned w = 0; w < windows; ++w) {
-        const signed_digit d = window_digit(s.v, c, w, carry);
+    const unsigned end = w0 + group;  // the windows above the pass need no digits (nor carries)
+    for (unsigned w = 0; w < end; ++w) {
+        const signed_digit d = window_digit_at(s.v, split.bit(w), split.width(w), carry);
         const uint32_t key = d.magnitude == 0 ? B : d.magnitude - 1;
         const uint32_t val = (point + w * stride) | (d.negative ? NEG_FLAG : 0);
         if (w < w0 || w >= w0 + group) continue;
@@ -854,15 +857,16 @@ struct msm_context<F>::impl {
     // halves: sort_pass makes the digits and sorts them (the sorted pairs depend on the scalars alone), then
     // accumulate_pass, once per point range, accumulates, joins the split buckets and reduces, appending the
     // pass's window sums to |host_sums|.
-    void sort_pass(const dev_fr* sc, size_t m, unsigned c, unsigned windows, unsigned w0, unsigned group,
+    void sort_pass(const dev_fr* sc, size_t m, const window_split& split, unsigned w0, unsigned group,
                    bool multiples) {
+        const unsigned c = split.width(w0);
         const unsigned sum_windows = multiples ? 1 : group;  // sets of buckets
         const size_t total = size_t(group) * m;
         keys.reserve(total);
         vals.reserve(total);
         keys_sorted.reserve(total);
         vals_sorted.reserve(total);
-        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(sc, other_idx.get(), m, c, windows,
+        digits_kernel<<<grid_for(m, 256), 256, 0, stream>>>(sc, other_idx.get(), m, split,
                                                              w0, group, keys.get(), vals.get(),
                                                              multiples ? uint32_t(n_points) : 0,
                                                              multiples ? uint32_t(base) : 0);
@@ -1025,6 +1029,7 @@ struct msm_context<F>::impl {
         // The Pippenger plan first: the ones' batch-affine sets are sized by what its first pass holds.
         unsigned c = 0, windows = 0, per_pass = 0;
         bool multiples = false;
+        window_split split;
         if (m > 0) {
             // The precomputed multiples, where there are some, the caller allows them, the cost model prefers
             // them to the best width without (or the caller asks for their width), and all their pairs fit in
@@ -1039,10 +1044,14 @@ struct msm_context<F>::impl {
                 throw std::logic_error("GPU MSM: the window multiples serve one point range per run");
             c = multiples ? pc : opt.window_bits ? opt.window_bits : choose_window(is_g1, m);
             if (c < 2 || c > 24) throw std::invalid_argument("GPU MSM: window bits must be in 2..24");
-            windows = windows_for(c);  // c (windows - 1) >= 256 - c: the top digit stays <= 2^(c-1)
-            // Windows in passes of |per_pass| (all at once unless the memory limit says otherwise): each pass
-            // sorts, accumulates and reduces its windows with scratch for them alone. With the multiples, one
-            // pass and one set of buckets for every window.
+            // ceil(256 / c) windows, from c = 21 on as narrow as that many allow (msm_digits.cuh, window_split);
+            // the multiples are made for windows of c bits each.
+            split = window_split::for_run(c, multiples || opt.uniform_windows);
+            windows = split.windows;  // covering 256 bits: the top digit stays <= 2^(c-1)
+            // Windows in passes of at most |per_pass| (all at once unless the memory limit says otherwise; the
+            // narrower windows need less than the estimate at c), each pass of one width: each pass sorts,
+            // accumulates and reduces its windows with scratch for them alone. With the multiples, one pass
+            // and one set of buckets for every window.
             per_pass = multiples ? windows : windows_per_pass(m, c, windows);
         }
         // The ones' sums before any sort: the batch-affine sum uses the sorted pairs' buffers.
@@ -1060,14 +1069,15 @@ struct msm_context<F>::impl {
         mark(2);
         if (m > 0) {
             rep.multiples = multiples;
-            rep.passes = (windows + per_pass - 1) / per_pass;
-            for (unsigned w0 = 0; w0 < windows; w0 += per_pass) {
-                const unsigned group = std::min(per_pass, windows - w0);
+            for (unsigned w0 = 0, group = 0; w0 < windows; w0 += group) {
+                group = std::min(per_pass, windows - w0);
+                if (w0 < split.wide) group = std::min(group, split.wide - w0);  // one width per pass
+                ++rep.passes;
                 if (w0 > 0) mark(2);
-                sort_pass(sc, m, c, windows, w0, group, multiples);
+                sort_pass(sc, m, split, w0, group, multiples);
                 for (size_t k = 0; k < ranges.size(); ++k) {
                     if (k > 0) mark(3);  // this range's accumulation starts here
-                    accumulate_pass(opt, m, c, group, multiples, ranges[k], rep, host_sums[k]);
+                    accumulate_pass(opt, m, split.width(w0), group, multiples, ranges[k], rep, host_sums[k]);
                     if (!timing) continue;
                     CUDA_OK(cudaEventSynchronize(events[5]));
                     // Events 2 and 3 are recorded again later: the one-scalar phase and the sort are read now.
@@ -1082,16 +1092,20 @@ struct msm_context<F>::impl {
                 }
             }
         }
+        // Each window sum's width (the gap to the next one's bit); with the multiples the one window sum is the
+        // whole Pippenger part.
+        std::vector<unsigned> widths;
+        for (unsigned w = 0; w < (multiples ? 1 : windows); ++w) widths.push_back(split.width(w));
         for (size_t k = 0; k < ranges.size(); ++k) {
             // Same bytes as the host XYZZ type (static_asserts above).
             std::vector<ec::xyzz_t<F>> sums(host_sums[k].size());
             std::memcpy(static_cast<void*>(sums.data()), host_sums[k].data(), host_sums[k].size() * sizeof(bucket_t));
             const ec::xyzz_t<F>* ones_sum = ones > 0 ? sums.data() : nullptr;
-            // With the multiples the one window sum is the whole Pippenger part.
             results[k] = detail::combine_window_sums<F>(ones_sum, sums.data() + (ones > 0 ? 1 : 0),
-                                                        sums.size() - (ones > 0 ? 1 : 0), c);
+                                                        sums.size() - (ones > 0 ? 1 : 0), widths.data());
         }
-        rep.window_bits = c;
+        rep.window_bits = m > 0 ? split.c : 0;
+        rep.wide_windows = m > 0 ? split.wide : 0;
         rep.windows = windows;
         if (timing) {
             mark(6);
@@ -1146,6 +1160,7 @@ struct msm_context<F>::impl {
         all.zeros += r.zeros, all.ones += r.ones, all.others += r.others;
         all.window_bits = std::max(all.window_bits, r.window_bits);
         all.windows = std::max(all.windows, r.windows);
+        all.wide_windows = std::max(all.wide_windows, r.wide_windows);
         all.multiples = all.multiples || r.multiples;
         all.accumulate_variant = std::max(all.accumulate_variant, r.accumulate_variant);
         all.passes += r.passes;
@@ -1364,14 +1379,17 @@ template <class F>
 size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per_pass) {
     if (m == 0) return impl::fixed_scratch(n, 0);
     const unsigned c = choose_window(impl::is_g1, m), windows = windows_for(c);
-    const unsigned per_pass = windows_per_pass == 0 ? windows : std::min(windows_per_pass, windows);
+    // The windows of one width go through a pass together: without a limit, a pass holds the larger group.
+    const window_split split = window_split::for_run(c, false);
+    const unsigned widest_pass = split.wide == windows ? windows : std::max(split.wide, windows - split.wide);
+    const unsigned per_pass = windows_per_pass == 0 ? widest_pass : std::min(windows_per_pass, widest_pass);
     const size_t rest = impl::fixed_scratch(n, m) + per_pass * impl::window_scratch(m, c);
     // The batch-affine rounds' two scratch sets, where the run takes them by default (G2; G1 with long runs
     // per bucket, as the H query's random scalars): at their default size without a limit; under one they
     // take what the pass leaves of it, at least an eighth (launch_accumulate), so a limit x covers rest + x / 8
-    // from x = 8 rest / 7. All the windows in one pass count as no limit (the most the sets take).
+    // from x = 8 rest / 7. The widest pass counts as no limit (the most the sets take).
     if (!impl::affine_by_default(size_t(per_pass) * m, size_t(per_pass) << (c - 1))) return rest;
-    return per_pass == windows ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
+    return per_pass == widest_pass ? rest + 2 * BATCH_AFFINE_BYTES : rest + rest / 7;
 }
 
 template <class F>

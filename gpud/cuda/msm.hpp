@@ -58,6 +58,9 @@ struct msm_options {
     // Use the precomputed window multiples (precompute_window_multiples) where the cost model prefers them;
     // false: the plain windows (for comparisons).
     bool use_multiples = true;
+    // Every window |window_bits| wide (as before the even split, for comparisons); false: from c = 21 on, the
+    // ceil(256 / c) windows split 256 bits evenly, each c or c - 1 bits (msm_digits.cuh, window_split).
+    bool uniform_windows = false;
 };
 
 // What one run did, for logs and benchmarks.
@@ -65,7 +68,8 @@ struct msm_report {
     size_t zeros = 0;
     size_t ones = 0;
     size_t others = 0;         // scalars that went through Pippenger
-    unsigned window_bits = 0;  // 0 when no scalar went through Pippenger
+    unsigned window_bits = 0;  // the widest window's bits; 0 when no scalar went through Pippenger
+    unsigned wide_windows = 0;  // windows of window_bits bits (the first ones); the rest are a bit narrower
     unsigned windows = 0;
     bool multiples = false;    // the precomputed window multiples were used: one set of buckets for all windows
     unsigned accumulate_variant = 0;  // the accumulation kernel's variant (msm_options), 0 without Pippenger

@@ -9,16 +9,18 @@
 
 namespace cuzk::cuda::detail {
 
-// sum_w 2^(c w) windows[w] (Horner, c doublings per window), plus *ones when |ones| is not null.
+// sum_w 2^(b_w) windows[w], b_w = widths[0] + ... + widths[w - 1] (Horner: widths[w] doublings before window
+// w is added, from the top), plus *ones when |ones| is not null.
 template <class F>
 ec::jacobian_t<F> combine_window_sums(const ec::xyzz_t<F>* ones, const ec::xyzz_t<F>* windows, size_t count,
-                                      unsigned c);
+                                      const unsigned* widths);
 
 extern template ec::jacobian_t<ff::fp_t> combine_window_sums<ff::fp_t>(const ec::xyzz_t<ff::fp_t>*,
-                                                                      const ec::xyzz_t<ff::fp_t>*, size_t, unsigned);
+                                                                      const ec::xyzz_t<ff::fp_t>*, size_t,
+                                                                      const unsigned*);
 extern template ec::jacobian_t<ff::fp2_t> combine_window_sums<ff::fp2_t>(const ec::xyzz_t<ff::fp2_t>*,
                                                                         const ec::xyzz_t<ff::fp2_t>*, size_t,
-                                                                        unsigned);
+                                                                        const unsigned*);
 
 // a + b on the host (the segments of a run over host points, msm.cu), here for the same reason.
 template <class F>
