@@ -85,7 +85,7 @@ lock_name = "cuzk-demo-lock-{1}"
     stop_stages(c, std::chrono::seconds(5));  // leftovers of an interrupted demo
     ipc::partition_ring::remove(named(c.ring.name));
     for (const auto& l : start_stages(c, config_path.string(), std::chrono::seconds(60)))
-        std::printf("  1. cuzk-%-10s pid %d ready\n", l.stage.c_str(), l.pid);
+        std::printf("  1. cuzk-%-10s pid %d ready\n", l.instance.name.c_str(), l.pid);
     std::printf("     stages up in %.2f s (logs with TIMELINE lines in %s/logs)\n", seconds_since(t), c.runtime.dir.c_str());
 
     int code = exit_negative;

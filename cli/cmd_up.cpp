@@ -1,7 +1,11 @@
-// cuzk up [--config F]: starts assemblerd, synthd and gpud locally and waits until each answers.
-// cuzk down: stops them (SIGTERM, then SIGKILL after a grace period).
+// cuzk up [--config F] [--gpus 0,1]: starts assemblerd, synthd and gpud (one per GPU listed) locally and
+// waits until each answers. cuzk down: stops them all (SIGTERM, then SIGKILL after a grace period).
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/command.hpp"
 #include "cli/daemon_launcher.hpp"
@@ -13,17 +17,25 @@ void add_up_command(CLI::App& app, action& run) {
     struct options {
         service_options service;
         unsigned wait_s = 60;
+        std::string gpus;
     };
     auto opt = std::make_shared<options>();
     auto* cmd = app.add_subcommand(
         "up", "Start the three daemons locally (default backend auto: CUDA if a GPU is found, else CPU) and wait until ready");
     opt->service.add_to(*cmd);
     cmd->add_option("--wait", opt->wait_s, "seconds to wait for readiness")->capture_default_str();
+    cmd->add_option("--gpus", opt->gpus,
+                    "one gpud per GPU of this list, e.g. 0,1 (default: [gpud] gpu alone); leave [gpud] lock_name empty "
+                    "or put {gpu} in it, so that each GPU has its own CUDA lock");
     cmd->callback([opt, &run] {
         run = [opt] {
             const auto c = opt->service.load();
-            for (const auto& l : start_stages(c, opt->service.config_path, std::chrono::seconds(opt->wait_s))) {
-                std::printf("cuzk-%s: %s (pid %d)\n", l.stage.c_str(), l.already_running ? "already running" : "ready",
+            const std::vector<int> gpus = opt->gpus.empty() ? std::vector<int>{} : parse_gpu_list(opt->gpus);
+            for (const auto& l : start_stages(c, opt->service.config_path, std::chrono::seconds(opt->wait_s), gpus)) {
+                const std::string what = l.instance.gpu >= 0 && l.instance.name != "gpud"
+                                             ? fmt::format("gpud (GPU {})", l.instance.gpu)
+                                             : l.instance.name;
+                std::printf("cuzk-%s: %s (pid %d)\n", what.c_str(), l.already_running ? "already running" : "ready",
                             l.pid);
             }
             std::printf("runtime dir %s, logs in %s/logs\n", c.runtime.dir.c_str(), c.runtime.dir.c_str());

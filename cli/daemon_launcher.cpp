@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "cli/service_client.hpp"
+#include "common/util/errors.hpp"
 #include "daemon/service_client.hpp"
 #include "ipc/endpoints.hpp"
 
@@ -24,26 +27,44 @@ using namespace std::chrono_literals;
 
 namespace {
 
-fs::path pid_file(const daemon::config& c, const std::string& stage) { return c.runtime.dir / (stage + ".pid"); }
-fs::path log_file(const daemon::config& c, const std::string& stage) { return c.runtime.dir / "logs" / (stage + ".log"); }
+fs::path pid_file(const daemon::config& c, const std::string& name) { return c.runtime.dir / (name + ".pid"); }
+fs::path log_file(const daemon::config& c, const std::string& name) { return c.runtime.dir / "logs" / (name + ".log"); }
 
-// gpud's is its GPU's socket: `cuzk up` starts one gpud, on [gpud] gpu of the configuration.
-std::string socket_of(const daemon::config& c, const std::string& stage) {
-    if (stage == "assemblerd") return std::string(ipc::socket_names::api);
-    if (stage == "synthd") return std::string(ipc::socket_names::synthd);
-    return ipc::gpud_socket_name(c.gpud.gpu);
+// A gpud's is its GPU's socket.
+std::string socket_of(const stage_instance& i) {
+    if (i.stage == "assemblerd") return std::string(ipc::socket_names::api);
+    if (i.stage == "synthd") return std::string(ipc::socket_names::synthd);
+    return ipc::gpud_socket_name(i.gpu);
 }
 
 // The pid from the pid file, when that process is alive and is this stage's daemon (a pid reused by another
 // program is never signalled).
-pid_t running_pid(const daemon::config& c, const std::string& stage) {
-    std::ifstream in(pid_file(c, stage));
+pid_t running_pid(const daemon::config& c, const stage_instance& i) {
+    std::ifstream in(pid_file(c, i.name));
     pid_t pid = 0;
     if (!(in >> pid) || pid <= 0 || ::kill(pid, 0) != 0) return 0;
     std::ifstream cmdline(fmt::format("/proc/{}/cmdline", pid));
     std::string first;
     std::getline(cmdline, first, '\0');
-    return first.find("cuzk-" + stage) != std::string::npos ? pid : 0;
+    return first.find("cuzk-" + i.stage) != std::string::npos ? pid : 0;
+}
+
+// Every instance with a pid file in the runtime directory, in the order they start: assemblerd, synthd, then
+// the gpuds ("gpud", "gpud-<gpu>"), whichever GPUs an earlier `cuzk up --gpus` started.
+std::vector<stage_instance> instances_with_pid_files(const daemon::config& c) {
+    std::vector<stage_instance> out{{"assemblerd", "assemblerd"}, {"synthd", "synthd"}, {"gpud", "gpud", c.gpud.gpu}};
+    std::error_code ec;
+    std::vector<std::pair<int, std::string>> others;
+    for (const auto& e : fs::directory_iterator(c.runtime.dir, ec)) {
+        const std::string f = e.path().filename().string();
+        if (!f.starts_with("gpud-") || !f.ends_with(".pid")) continue;
+        const std::string digits = f.substr(5, f.size() - 9);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 4) continue;
+        others.emplace_back(std::stoi(digits), f.substr(0, f.size() - 4));
+    }
+    std::sort(others.begin(), others.end());
+    for (const auto& [gpu, name] : others) out.push_back({"gpud", name, gpu});
+    return out;
 }
 
 std::string log_tail(const fs::path& path) {
@@ -55,9 +76,9 @@ std::string log_tail(const fs::path& path) {
     return out;
 }
 
-bool answers(const daemon::config& c, const std::string& stage) {
+bool answers(const daemon::config& c, const stage_instance& i) {
     try {
-        auto r = daemon::request(c.endpoint(socket_of(c, stage)), ipc::status_request_msg{}, 300ms);
+        auto r = daemon::request(c.endpoint(socket_of(i)), ipc::status_request_msg{}, 300ms);
         return r && std::holds_alternative<ipc::status_reply_msg>(*r);
     } catch (const std::exception&) {
         return false;
@@ -76,22 +97,50 @@ fs::path find_daemon(const std::string& stage) {
     return name;  // execvp searches PATH
 }
 
-std::vector<launched> start_stages(const daemon::config& c, const std::string& config_path, std::chrono::seconds wait) {
+std::vector<stage_instance> instances_of(const daemon::config& c, const std::vector<int>& gpus) {
+    std::vector<stage_instance> out{{"assemblerd", "assemblerd"}, {"synthd", "synthd"}};
+    for (const int gpu : gpus.empty() ? std::vector<int>{c.gpud.gpu} : gpus)
+        out.push_back({"gpud", gpu == c.gpud.gpu ? std::string("gpud") : fmt::format("gpud-{}", gpu), gpu});
+    return out;
+}
+
+std::vector<int> parse_gpu_list(const std::string& list) {
+    std::vector<int> gpus;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) {
+        int gpu = -1;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), gpu);
+        if (item.empty() || ec != std::errc{} || end != item.data() + item.size() || gpu < 0 || gpu > 1023)
+            throw input_error(fmt::format("--gpus {}: '{}' is not a GPU index (0 to 1023)", list, item));
+        if (std::find(gpus.begin(), gpus.end(), gpu) != gpus.end())
+            throw input_error(fmt::format("--gpus {}: GPU {} is named twice (one gpud per GPU)", list, gpu));
+        gpus.push_back(gpu);
+    }
+    if (gpus.empty()) throw input_error(fmt::format("--gpus '{}': no GPU named", list));
+    return gpus;
+}
+
+std::vector<launched> start_stages(const daemon::config& c, const std::string& config_path, std::chrono::seconds wait,
+                                   const std::vector<int>& gpus) {
     ipc::ensure_runtime_dir(c.runtime.dir);
     fs::create_directories(c.runtime.dir / "logs");
     std::vector<launched> out;
-    for (const auto& stage : stage_names) {
-        if (const pid_t pid = running_pid(c, stage)) {
-            out.push_back({stage, pid, true});
+    for (const auto& inst : instances_of(c, gpus)) {
+        if (const pid_t pid = running_pid(c, inst)) {
+            out.push_back({inst, pid, true});
             continue;
         }
-        const auto binary = find_daemon(stage);
+        const auto binary = find_daemon(inst.stage);
         std::vector<std::string> args{binary.string(), "--runtime-dir", c.runtime.dir.string()};
         if (!config_path.empty()) {
             args.push_back("--config");
             args.push_back(fs::absolute(config_path).string());
         }
-        const auto log = log_file(c, stage);
+        if (inst.gpu >= 0) {
+            args.push_back("--gpu");
+            args.push_back(std::to_string(inst.gpu));
+        }
+        const auto log = log_file(c, inst.name);
         const pid_t pid = ::fork();
         if (pid < 0) throw std::runtime_error("fork failed");
         if (pid == 0) {
@@ -110,23 +159,24 @@ std::vector<launched> start_stages(const daemon::config& c, const std::string& c
             std::fprintf(stderr, "cuzk up: cannot run %s: %s\n", argv[0], std::strerror(errno));
             ::_exit(127);
         }
-        std::ofstream(pid_file(c, stage)) << pid << "\n";
-        out.push_back({stage, pid, false});
+        std::ofstream(pid_file(c, inst.name)) << pid << "\n";
+        out.push_back({inst, pid, false});
     }
     const auto deadline = std::chrono::steady_clock::now() + wait;
     for (const auto& l : out) {
-        while (!answers(c, l.stage)) {
+        const std::string& name = l.instance.name;
+        while (!answers(c, l.instance)) {
             int status = 0;
             if (!l.already_running && ::waitpid(l.pid, &status, WNOHANG) == l.pid) {
-                throw service_unavailable(fmt::format("cuzk-{} exited ({}) while starting; {}:{}", l.stage,
+                throw service_unavailable(fmt::format("cuzk-{} exited ({}) while starting; {}:{}", name,
                                                       WIFEXITED(status) ? fmt::format("status {}", WEXITSTATUS(status))
                                                                         : fmt::format("signal {}", WTERMSIG(status)),
-                                                      log_file(c, l.stage).string(), log_tail(log_file(c, l.stage))));
+                                                      log_file(c, name).string(), log_tail(log_file(c, name))));
             }
             if (std::chrono::steady_clock::now() > deadline) {
-                throw service_unavailable(fmt::format("cuzk-{} (pid {}) did not answer within {} s; {}:{}", l.stage,
-                                                      l.pid, wait.count(), log_file(c, l.stage).string(),
-                                                      log_tail(log_file(c, l.stage))));
+                throw service_unavailable(fmt::format("cuzk-{} (pid {}) did not answer within {} s; {}:{}", name,
+                                                      l.pid, wait.count(), log_file(c, name).string(),
+                                                      log_tail(log_file(c, name))));
             }
             std::this_thread::sleep_for(50ms);
         }
@@ -138,10 +188,11 @@ std::vector<std::string> stop_stages(const daemon::config& c, std::chrono::secon
     std::vector<std::string> stopped;
     std::vector<std::pair<std::string, pid_t>> pids;
     // Reverse order of start: the front door last, so that it sees the stages' last results.
-    for (auto it = stage_names.rbegin(); it != stage_names.rend(); ++it) {
+    const auto instances = instances_with_pid_files(c);
+    for (auto it = instances.rbegin(); it != instances.rend(); ++it) {
         if (const pid_t pid = running_pid(c, *it)) {
             ::kill(pid, SIGTERM);
-            pids.emplace_back(*it, pid);
+            pids.emplace_back(it->name, pid);
         }
     }
     const auto deadline = std::chrono::steady_clock::now() + grace;
@@ -158,9 +209,9 @@ std::vector<std::string> stop_stages(const daemon::config& c, std::chrono::secon
         }
         stopped.push_back(stage);
     }
-    for (const auto& stage : stage_names) {
+    for (const auto& inst : instances) {
         std::error_code ec;
-        fs::remove(pid_file(c, stage), ec);
+        fs::remove(pid_file(c, inst.name), ec);
     }
     return stopped;
 }

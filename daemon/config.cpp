@@ -106,7 +106,18 @@ void config::resolve_defaults() {
     if (runtime.dir.empty()) runtime.dir = ipc::default_runtime_dir();
     if (runtime.spool_dir.empty()) runtime.spool_dir = runtime.dir / "spool";
     if (gpud.params_dir.empty()) gpud.params_dir = runtime.spool_dir / "params";
-    if (gpud.lock_name.empty()) gpud.lock_name = ipc::cuda_lock::segment_name(gpud.gpu);
+    // One lock per GPU unless a fixed name is configured (then every gpud reading the file shares it): the
+    // default name, or the configured one with {gpu} replaced, as `cuzk up --gpus` starts one gpud per GPU
+    // from one file.
+    static constexpr std::string_view gpu_field = "{gpu}";
+    if (gpud.lock_name.empty()) {
+        gpud.lock_name = ipc::cuda_lock::segment_name(gpud.gpu);
+        gpud.lock_per_gpu = true;
+    } else if (const auto at = gpud.lock_name.find(gpu_field); at != std::string::npos) {
+        for (auto pos = at; pos != std::string::npos; pos = gpud.lock_name.find(gpu_field, pos))
+            gpud.lock_name.replace(pos, gpu_field.size(), std::to_string(gpud.gpu));
+        gpud.lock_per_gpu = true;
+    }
 }
 
 std::filesystem::path config::socket_path(std::string_view socket_name) const {

@@ -52,7 +52,9 @@ struct gpud_section {
     std::optional<int> numa_node;
     std::string cpus;
     std::filesystem::path params_dir;        // .params/.vk files; empty: <spool_dir>/params
-    std::string lock_name;                   // CUDA lock segment; empty: ipc::cuda_lock::segment_name(gpu)
+    std::string lock_name;                   // CUDA lock segment; empty: ipc::cuda_lock::segment_name(gpu);
+                                             // "{gpu}" in it stands for the GPU index (resolve_defaults)
+    bool lock_per_gpu = false;               // set by resolve_defaults where lock_name was empty or held {gpu}
     std::uint64_t pinned_cache_mib = 16384;  // CUDA backend: free page-locked A/B scalar buffers kept for reuse
     std::uint64_t pin_min_mib = 32;          // CUDA backend: smaller host ranges are copied without pinning
     bool b_g2_on_gpu = true;                 // CUDA backend: B_G2's MSM on the GPU, else on the CPU beside it

@@ -299,9 +299,9 @@ public:
         spdlog::info("gpud serving on {}: GPU {}, backend {}, {} workers, lock '{}', ring '{}'", config_.endpoint(name),
                      config_.gpud.gpu, backend_->name(), config_.gpud.workers, config_.gpud.lock_name,
                      config_.ring.name);
-        if (config_.gpud.lock_name != ipc::cuda_lock::segment_name(config_.gpud.gpu))
+        if (!config_.gpud.lock_per_gpu)
             spdlog::info("[gpud] lock_name is set: every gpud reading this configuration takes lock '{}', whatever its "
-                         "GPU (leave it empty for one lock per GPU)",
+                         "GPU (leave it empty, or put {{gpu}} in it, for one lock per GPU)",
                          config_.gpud.lock_name);
         // Whatever ends the loop (signal or exception), the workers stop and are joined before the ring goes.
         struct joiner {

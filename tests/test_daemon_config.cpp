@@ -49,6 +49,27 @@ TEST(DaemonConfig, DefaultsWorkWithoutAFile) {
     EXPECT_EQ(c.endpoint("synthd"), "ipc:///tmp/cuzk-x/synthd.sock");
 }
 
+// [gpud] lock_name: empty, one lock per GPU by the default name; {gpu} in a name stands for the GPU's index
+// (one file serves the gpuds of several GPUs, each with its own lock); a fixed name is one lock for all.
+TEST(DaemonConfig, LockNameIsPerGpuUnlessFixed) {
+    daemon::config c;
+    c.gpud.gpu = 3;
+    c.resolve_defaults();
+    EXPECT_EQ(c.gpud.lock_name, "cuzk-cuda-lock-gpu3");
+    EXPECT_TRUE(c.gpud.lock_per_gpu);
+    auto named = parsed("[gpud]\nlock_name = \"pipe-{gpu}-lock-{gpu}\"\ngpu = 2\n");
+    named.resolve_defaults();
+    EXPECT_EQ(named.gpud.lock_name, "pipe-2-lock-2");
+    EXPECT_TRUE(named.gpud.lock_per_gpu);
+    named.resolve_defaults();  // again: nothing changes
+    EXPECT_EQ(named.gpud.lock_name, "pipe-2-lock-2");
+    EXPECT_TRUE(named.gpud.lock_per_gpu);
+    auto fixed = parsed("[gpud]\nlock_name = \"one-lock\"\ngpu = 2\n");
+    fixed.resolve_defaults();
+    EXPECT_EQ(fixed.gpud.lock_name, "one-lock");
+    EXPECT_FALSE(fixed.gpud.lock_per_gpu);
+}
+
 TEST(DaemonConfig, TheDocumentedExampleParses) {
     const auto c = daemon::load_config(CUZK_SOURCE_DIR "/systemd/cuzk.example.toml");
     EXPECT_EQ(c.ring.slots, 4u);

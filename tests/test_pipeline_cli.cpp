@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "ipc/cuda_lock.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
 
@@ -81,4 +82,61 @@ TEST(PipelineCli, UpProveStatusCancelDown) {
     EXPECT_EQ(down.code, 0) << down.out;
     EXPECT_NE(down.out.find("cuzk-assemblerd stopped"), std::string::npos) << down.out;
     EXPECT_EQ(cuzk_cli(sut, "status " + cfg).code, 3);
+}
+
+// `cuzk up --gpus 0,1`: one gpud per GPU (the CPU backend here) from one file whose [gpud] lock_name holds
+// {gpu}, so each has its own CUDA lock; both answer in `cuzk status`, a job's partitions are proved, and
+// `cuzk down` stops all four daemons. A --gpus list with a bad or repeated entry is bad input naming it, and
+// starts nothing.
+TEST(PipelineCli, UpStartsOneGpudPerGpuAndDownStopsThemAll) {
+    cuzk::test::pipeline_options o;
+    o.gpud_backend = "cpu";
+    pipeline sut(o);
+    const std::string lock = sut.lock_name_of(0) + "-{gpu}";
+    const auto path = sut.dir() / "cuzk-gpus.toml";
+    std::ofstream(path) << sut.config_text(lock);
+    const std::string cfg = "--config " + path.string();
+    struct locks_removed {
+        std::string base;
+        ~locks_removed() {
+            for (const char* gpu : {"0", "1"}) ipc::cuda_lock::remove(cuzk::test::named(base + "-" + gpu));
+        }
+    } cleanup{sut.lock_name_of(0)};
+
+    auto bad = cuzk_cli(sut, "up " + cfg + " --gpus 0,x");
+    EXPECT_EQ(bad.code, 2) << bad.out;
+    EXPECT_NE(bad.out.find("'x' is not a GPU index"), std::string::npos) << bad.out;
+    auto twice = cuzk_cli(sut, "up " + cfg + " --gpus 1,1");
+    EXPECT_EQ(twice.code, 2) << twice.out;
+    EXPECT_NE(twice.out.find("GPU 1 is named twice"), std::string::npos) << twice.out;
+    EXPECT_EQ(cuzk_cli(sut, "status " + cfg).code, 3) << "a refused --gpus starts nothing";
+
+    auto up = cuzk_cli(sut, "up " + cfg + " --gpus 0,1");
+    ASSERT_EQ(up.code, 0) << up.out;
+    EXPECT_NE(up.out.find("cuzk-gpud: ready"), std::string::npos) << up.out;
+    EXPECT_NE(up.out.find("cuzk-gpud (GPU 1): ready"), std::string::npos) << up.out;
+    auto again = cuzk_cli(sut, "up " + cfg + " --gpus 0,1");
+    EXPECT_EQ(again.code, 0) << again.out;
+    EXPECT_NE(again.out.find("cuzk-gpud (GPU 1): already running"), std::string::npos) << again.out;
+
+    auto status = cuzk_cli(sut, "status " + cfg);
+    ASSERT_EQ(status.code, 0) << status.out;
+    const auto j = nlohmann::json::parse(status.out);
+    ASSERT_EQ(j["gpuds"].size(), 2u) << status.out;
+    for (int gpu = 0; gpu < 2; ++gpu) {
+        EXPECT_EQ(j["gpuds"][gpu]["gpu"], gpu);
+        EXPECT_EQ(j["gpuds"][gpu]["cuda_lock"]["name"], sut.lock_name_of(0) + "-" + std::to_string(gpu));
+    }
+    const auto proof = (sut.dir() / "proof.bin").string();
+    auto prove = cuzk_cli(sut, "prove " + cfg + " --circuit mul:128 --partitions 4 --out " + proof);
+    ASSERT_EQ(prove.code, 0) << prove.out;
+    EXPECT_EQ(std::filesystem::file_size(proof), 4 * ipc::partition_proof_bytes);
+
+    auto down = cuzk_cli(sut, "down " + cfg);
+    EXPECT_EQ(down.code, 0) << down.out;
+    EXPECT_NE(down.out.find("cuzk-gpud-1 stopped"), std::string::npos) << down.out;
+    EXPECT_NE(down.out.find("cuzk-gpud stopped"), std::string::npos) << down.out;
+    EXPECT_NE(down.out.find("cuzk-assemblerd stopped"), std::string::npos) << down.out;
+    EXPECT_EQ(cuzk_cli(sut, "status " + cfg).code, 3);
+    EXPECT_FALSE(std::filesystem::exists(sut.config().runtime.dir / "gpud-1.pid"));
 }

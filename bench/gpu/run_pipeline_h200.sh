@@ -27,7 +27,8 @@
 # is the busiest stage):
 #   BACKEND=cuda  CIRCUIT=mul:2097150 (domain 2^21: 1.2 GB of parameters, 258 MiB per witness)  PARTITIONS=4
 #   JOBS=16  CONCURRENCY=6
-#   GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - GPUD_WORKERS - 2, at least 1)  RING_SLOTS=8
+#   GPU=0  GPUS=$GPU (a list, e.g. 0,1: one gpud per GPU through `cuzk up --gpus`, each with its own lock)
+#   GPUD_WORKERS=2  SYNTH_THREADS=(cores - GPUD_WORKERS - 2, at least 1)  RING_SLOTS=8
 #   SLOT_BYTES (default: sized from a mul:N or sha256:K circuit; give it for others)  WARMUP=1
 #   TIMELINE_WARMUP_JOBS (default 2 with WARMUP=1: the warm-up job and the first bench job, which fills the
 #   pipeline; 1 without)
@@ -42,6 +43,7 @@ PARTITIONS=${PARTITIONS:-4}
 JOBS=${JOBS:-16}
 CONCURRENCY=${CONCURRENCY:-6}
 GPU=${GPU:-0}
+GPUS=${GPUS:-$GPU}
 GPUD_WORKERS=${GPUD_WORKERS:-2}
 RING_SLOTS=${RING_SLOTS:-8}
 WARMUP=${WARMUP:-1}
@@ -99,7 +101,7 @@ RT=$W/rt
 SPOOL=$W/spool
 CONFIG=$W/cuzk.toml
 RING_NAME=cuzk-pipe-ring-$TAG
-LOCK_NAME=cuzk-pipe-lock-$TAG
+LOCK_NAME=cuzk-pipe-lock-$TAG-gpu{gpu}  # {gpu}: the GPU's index, one lock per GPU
 
 if [ "$LOADER_MODE" = 1 ]; then
   LOADER=$BIN/glibc/ld-linux-x86-64.so.2
@@ -167,7 +169,7 @@ threads = $SYNTH_THREADS
 [gpud]
 backend = "$BACKEND"
 workers = $GPUD_WORKERS
-gpu = $GPU
+gpu = ${GPUS%%,*}
 lock_name = "$LOCK_NAME"
 EOF
 cp "$CONFIG" "$OUT/cuzk.toml"
@@ -177,7 +179,7 @@ cp "$CONFIG" "$OUT/cuzk.toml"
   timeout 20 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>/dev/null \
     || echo "nvidia-smi: not available"
   echo "backend $BACKEND, circuit $CIRCUIT x $PARTITIONS partitions, $JOBS jobs at concurrency $CONCURRENCY," \
-       "synthd $SYNTH_THREADS threads, gpud $GPUD_WORKERS workers, ring $RING_SLOTS x $SLOT_BYTES bytes," \
+       "synthd $SYNTH_THREADS threads, gpud $GPUD_WORKERS workers on GPU(s) $GPUS, ring $RING_SLOTS x $SLOT_BYTES bytes," \
        "loader mode $LOADER_MODE"
 } | tee "$OUT/machine.txt"
 
@@ -198,8 +200,8 @@ stop_daemons() {
   run "$DOWN_TIMEOUT" "$CUZK" down --config "$CONFIG" --grace 15 >>"$OUT/down.log" 2>&1 || {
     echo "cuzk down failed:"; cat "$OUT/down.log"
     # the daemons this script started, by their pid files (never by name)
-    for s in assemblerd synthd gpud; do
-      p=$(cat "$RT/$s.pid" 2>/dev/null) && [ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+    for f in "$RT"/assemblerd.pid "$RT"/synthd.pid "$RT"/gpud.pid "$RT"/gpud-*.pid; do
+      p=$(cat "$f" 2>/dev/null) && [ -n "$p" ] && kill -KILL "$p" 2>/dev/null
     done
   }
 }
@@ -211,7 +213,7 @@ collect() {
 cleanup() {
   stop_daemons
   collect
-  rm -f "/dev/shm/$LOCK_NAME"                      # this run's CUDA lock segment (always in /dev/shm)
+  for g in ${GPUS//,/ }; do rm -f "/dev/shm/${LOCK_NAME//\{gpu\}/$g}"; done  # this run's CUDA locks (in /dev/shm)
   [ -n "$SHM_DIR" ] || rm -f "/dev/shm/$RING_NAME"  # and its ring, unless it lives in $W/shm
   if [ "$KEEP" = 1 ]; then echo "kept $W"; else rm -rf "$W"; fi
 }
@@ -243,7 +245,7 @@ step setup "$SETUP_TIMEOUT" "$CUZK" setup --circuit "${CIRCUIT%%@*}" --out "$SPO
 grep -h "setup " "$OUT/setup.log" | tail -1
 
 DAEMONS_UP=1  # from here on, whatever `cuzk up` started is stopped on exit
-step up "$UP_TIMEOUT" "$CUZK" up --config "$CONFIG" --wait $(( UP_TIMEOUT - 10 )) || fail "cuzk up"
+step up "$UP_TIMEOUT" "$CUZK" up --config "$CONFIG" --gpus "$GPUS" --wait $(( UP_TIMEOUT - 10 )) || fail "cuzk up"
 cat "$OUT/up.log"
 grep -h "backend" "$RT/logs/gpud.log" | head -3
 
