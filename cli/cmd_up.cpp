@@ -31,6 +31,12 @@ void add_up_command(CLI::App& app, action& run) {
         run = [opt] {
             const auto c = opt->service.load();
             const std::vector<int> gpus = opt->gpus.empty() ? std::vector<int>{} : parse_gpu_list(opt->gpus);
+            // Not refused (one lock for several GPUs still proves), but it serialises the GPUs' kernels.
+            if (gpus.size() > 1 && !c.gpud.lock_per_gpu)
+                std::fprintf(stderr,
+                             "cuzk up: warning: [gpud] lock_name '%s' is one CUDA lock for all %zu gpuds, so their "
+                             "kernels take turns; leave it empty or put {gpu} in it for one lock per GPU\n",
+                             c.gpud.lock_name.c_str(), gpus.size());
             for (const auto& l : start_stages(c, opt->service.config_path, std::chrono::seconds(opt->wait_s), gpus)) {
                 const std::string what = l.instance.gpu >= 0 && l.instance.name != "gpud"
                                              ? fmt::format("gpud (GPU {})", l.instance.gpu)

@@ -52,7 +52,7 @@ pid_t running_pid(const daemon::config& c, const stage_instance& i) {
 // Every instance with a pid file in the runtime directory, in the order they start: assemblerd, synthd, then
 // the gpuds ("gpud", "gpud-<gpu>"), whichever GPUs an earlier `cuzk up --gpus` started.
 std::vector<stage_instance> instances_with_pid_files(const daemon::config& c) {
-    std::vector<stage_instance> out{{"assemblerd", "assemblerd"}, {"synthd", "synthd"}, {"gpud", "gpud", c.gpud.gpu}};
+    std::vector<stage_instance> out = instances_of(c, {});
     std::error_code ec;
     std::vector<std::pair<int, std::string>> others;
     for (const auto& e : fs::directory_iterator(c.runtime.dir, ec)) {

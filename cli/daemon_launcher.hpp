@@ -12,7 +12,6 @@
 
 namespace cuzk::cli {
 
-
 // $CUZK_BIN_DIR/cuzk-<stage>, next to this cuzk, the build tree's <stage>/ beside cli/, else PATH.
 std::filesystem::path find_daemon(const std::string& stage);
 

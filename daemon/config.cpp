@@ -114,8 +114,9 @@ void config::resolve_defaults() {
         gpud.lock_name = ipc::cuda_lock::segment_name(gpud.gpu);
         gpud.lock_per_gpu = true;
     } else if (const auto at = gpud.lock_name.find(gpu_field); at != std::string::npos) {
-        for (auto pos = at; pos != std::string::npos; pos = gpud.lock_name.find(gpu_field, pos))
-            gpud.lock_name.replace(pos, gpu_field.size(), std::to_string(gpud.gpu));
+        const std::string index = std::to_string(gpud.gpu);
+        for (auto pos = at; pos != std::string::npos; pos = gpud.lock_name.find(gpu_field, pos + index.size()))
+            gpud.lock_name.replace(pos, gpu_field.size(), index);
         gpud.lock_per_gpu = true;
     }
 }

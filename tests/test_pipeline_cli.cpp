@@ -87,7 +87,7 @@ TEST(PipelineCli, UpProveStatusCancelDown) {
 // `cuzk up --gpus 0,1`: one gpud per GPU (the CPU backend here) from one file whose [gpud] lock_name holds
 // {gpu}, so each has its own CUDA lock; both answer in `cuzk status`, a job's partitions are proved, and
 // `cuzk down` stops all four daemons. A --gpus list with a bad or repeated entry is bad input naming it, and
-// starts nothing.
+// starts nothing; a fixed lock name for several GPUs starts them with a warning.
 TEST(PipelineCli, UpStartsOneGpudPerGpuAndDownStopsThemAll) {
     cuzk::test::pipeline_options o;
     o.gpud_backend = "cpu";
@@ -139,4 +139,11 @@ TEST(PipelineCli, UpStartsOneGpudPerGpuAndDownStopsThemAll) {
     EXPECT_NE(down.out.find("cuzk-assemblerd stopped"), std::string::npos) << down.out;
     EXPECT_EQ(cuzk_cli(sut, "status " + cfg).code, 3);
     EXPECT_FALSE(std::filesystem::exists(sut.config().runtime.dir / "gpud-1.pid"));
+
+    // A fixed lock name is one lock for both GPUs: they still prove, and `cuzk up` says so.
+    const std::string fixed = "--config " + (sut.dir() / "cuzk.toml").string();
+    auto shared = cuzk_cli(sut, "up " + fixed + " --gpus 0,1");
+    EXPECT_EQ(shared.code, 0) << shared.out;
+    EXPECT_NE(shared.out.find("is one CUDA lock for all 2 gpuds"), std::string::npos) << shared.out;
+    EXPECT_EQ(cuzk_cli(sut, "down " + fixed).code, 0);
 }
