@@ -4,7 +4,9 @@
 // circuitinfo figure); "constraints_with_input_rows" adds the row bellperson's prover appends per
 // public input, ONE included, which is the number of rows the FFT domain must hold.
 // With --c1 it also synthesizes partition 0 of a C1 against its witness (checking_cs) and says
-// whether the C1 is a valid witness and how long that took.
+// whether the C1 is a valid witness and how long that took. With --scalar-census it synthesizes one
+// partition of the C1 as synthd does (a proving assignment: ~17 GB at 32 GiB) and counts its L, A and B
+// scalars by class (zero, one, small, other: groth16/scalar_census.hpp).
 #include <nlohmann/json.hpp>
 
 #include <bit>
@@ -23,14 +25,69 @@
 #include "common/c1/seal_commit_phase1.hpp"
 #include "common/porep/c1_witness.hpp"
 #include "common/cs/checking_cs.hpp"
+#include "common/groth16/proving_assignment.hpp"
+#include "common/groth16/scalar_census.hpp"
+#include "common/porep/porep_circuit.hpp"
+#include "daemon/porep_job_input.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
-int run_circuit_info(const std::string& name, bool witness_timing, const std::string& c1_path) {
+// |x| to |decimals| places, as the nearest double to that decimal (JSON then prints it short: 51.37).
+double rounded(double x, int decimals) {
+    const double scale = std::pow(10.0, decimals);
+    return std::round(x * scale) / scale;
+}
+
+nlohmann::ordered_json classes_json(const groth16::scalar_classes& c) {
+    const double n = double(c.total());
+    auto pct = [n](uint64_t k) { return n == 0 ? 0.0 : rounded(100.0 * double(k) / n, 2); };
+    nlohmann::ordered_json j;
+    j["scalars"] = c.total();
+    j["zero"] = c.zero;
+    j["one"] = c.one;
+    j["small"] = c.small;
+    j["other"] = c.other;
+    j["percent"] = {{"zero", pct(c.zero)}, {"one", pct(c.one)}, {"small", pct(c.small)}, {"other", pct(c.other)}};
+    return j;
+}
+
+// Partition |k| of the C1 synthesized as synthd synthesizes it (with its public inputs, into a proving
+// assignment), then its MSM scalars counted by class.
+nlohmann::ordered_json scalar_census(const std::string& c1_path, unsigned k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const daemon::porep_job_input job = daemon::read_porep_job_input(c1_path, c1_path, true);
+    if (k >= job.partitions())
+        throw input_error("--partition " + std::to_string(k) + " is not a partition of the C1 " + c1_path +
+                          " (it has " + std::to_string(job.partitions()) + ", numbered from 0)");
+    const porep::porep_partition_circuit circuit(*job.proof, job.partition_witness(k), job.partition_inputs(k));
+    groth16::proving_assignment pa;
+    circuit.synthesize(pa);
+    pa.finish();
+    const double synth_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto t1 = std::chrono::steady_clock::now();
+    const groth16::partition_census c = groth16::census_of(groth16::view_of(pa));
+    const double count_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    nlohmann::ordered_json j;
+    j["partition"] = k;
+    j["rows"] = pa.num_constraints();
+    j["l"] = classes_json(c.l);
+    j["a"] = classes_json(c.a);
+    j["b"] = classes_json(c.b);
+    j["synthesis_seconds"] = rounded(synth_s, 3);
+    j["census_seconds"] = rounded(count_s, 3);
+    j["note"] =
+        "l: every aux variable; a: the inputs and the aux variables in A; b: those in B (B_G1 and B_G2). "
+        "small: neither 0 nor 1, below 2^64; other: the rest. H's scalars (quotient coefficients) not counted";
+    return j;
+}
+
+int run_circuit_info(const std::string& name, bool witness_timing, const std::string& c1_path, bool census,
+                     unsigned census_partition) {
     if (name.empty() && c1_path.empty()) throw input_error("give --registered-proof or --c1");
+    if (census && c1_path.empty()) throw input_error("--scalar-census needs --c1 (the witness to count)");
     std::optional<c1::seal_commit_phase1_output> c1;
     double parse_s = 0;
     if (!c1_path.empty()) {
@@ -90,6 +147,7 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
         out["c1_partition0_satisfied"] = checked.is_satisfied();
         if (!checked.is_satisfied()) out["c1_partition0_first_failure"] = *checked.first_failure();
     }
+    if (census) out["scalar_census"] = scalar_census(c1_path, census_partition);
     out["note"] =
         "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
         "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE";
@@ -104,13 +162,21 @@ void add_circuit_info_command(CLI::App& app, action& run) {
     auto name = std::make_shared<std::string>();
     auto witness_timing = std::make_shared<bool>(false);
     auto c1_path = std::make_shared<std::string>();
+    auto census = std::make_shared<bool>(false);
+    auto census_partition = std::make_shared<unsigned>(0);
     cmd->add_option("--registered-proof", *name, "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ")");
     cmd->add_option("--c1", *c1_path,
                     "also synthesize partition 0 of this C1 with its witness, checking every constraint");
     cmd->add_flag("--witness-timing", *witness_timing,
                   "also time one synthesis with witness computation (random values, one thread)");
-    cmd->callback([&run, name, witness_timing, c1_path] {
-        run = [name, witness_timing, c1_path] { return run_circuit_info(*name, *witness_timing, *c1_path); };
+    cmd->add_flag("--scalar-census", *census,
+                  "with --c1: synthesize one partition as synthd does (~17 GB at 32 GiB) and count its L, A, B "
+                  "scalars by class (zero, one, small, other)");
+    cmd->add_option("--partition", *census_partition, "the partition --scalar-census counts (default 0)");
+    cmd->callback([&run, name, witness_timing, c1_path, census, census_partition] {
+        run = [name, witness_timing, c1_path, census, census_partition] {
+            return run_circuit_info(*name, *witness_timing, *c1_path, *census, *census_partition);
+        };
     });
 }
 
