@@ -81,9 +81,12 @@ struct cuda_work;
 }  // namespace
 
 // Partitions waiting for the lock offer their B_G2 scalars to the holder's B_G2 thread (prestage_board.hpp).
+// The holder's B_G2 thread also copies the taken partition's row a into the NTT context's spare slot, where
+// there is one (cuda_backend::spare_row_a_of_).
 struct cuda_backend::b_g2_board : prestage_board<cuda_work, groth16::parameters> {
     std::atomic<uint64_t> copied{0}, used{0};
-    std::atomic<bool> announced{false};
+    std::atomic<uint64_t> row_a_copied{0}, row_a_used{0};
+    std::atomic<bool> announced{false}, row_a_announced{false};
 };
 
 namespace {
@@ -334,12 +337,14 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"pool_locked_bytes", p.pool_locked_bytes},
             {"b_g2_prestage_copied", b.copied},
             {"b_g2_prestage_used", b.used},
+            {"row_a_prestage_copied", b.row_a_copied},
+            {"row_a_prestage_used", b.row_a_used},
             {"l_a_msm_shared", l_a_shared_.load()}};
 }
 
 cuda_backend::b_g2_prestage_stats cuda_backend::b_g2_prestage() const {
     if (!b_g2_board_) return {};
-    return {b_g2_board_->copied, b_g2_board_->used};
+    return {b_g2_board_->copied, b_g2_board_->used, b_g2_board_->row_a_copied, b_g2_board_->row_a_used};
 }
 
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
@@ -591,9 +596,35 @@ void cuda_backend::run_kernels(partition_work& work) {
         // The largest run of each context: a whole query resident, a segment streamed.
         const size_t g1_max = r.on_host() ? r.segment_g1 : std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
         const size_t g2_max = !r.g2 ? 0 : r.on_host() ? r.segment_g2 : r.b_g2.size;
-        const scratch_plan plan =
-            plan_msm_scratch(gpu_, g1_max, g2_max, p.log_m,
-                             r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0), ntt_->device_bytes());
+        const size_t held = r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0);
+        scratch_plan plan = plan_msm_scratch(gpu_, g1_max, g2_max, p.log_m, held, ntt_->device_bytes());
+        // The spare NTT slot for the waiting partition's row a (run_kernels; 4 GiB at 2^27), where the B_G2
+        // thread can copy it and the G1 MSMs still keep every window in one pass beside it: an extra pass of
+        // the H MSM would cost more than the ~25 ms the spare saves.
+        const size_t spare_need = size_t(1) << p.log_m;
+        if (b_g2_board_ && r.g2 && !r.on_host() && p.log_m > 0 && ntt_->spare_capacity() < spare_need &&
+            plan.fits && plan.g1_limit == 0) {
+            try {
+                ntt_->reserve_spare(p.log_m);
+                const scratch_plan with_spare =
+                    plan_msm_scratch(gpu_, g1_max, g2_max, p.log_m, held, ntt_->device_bytes());
+                if (with_spare.fits && with_spare.g1_limit == 0) {
+                    plan = with_spare;
+                    spdlog::info("GPU {}: a spare NTT slot of {:.1f} GiB holds row a of a partition waiting for the "
+                                 "lock, copied under the holder's kernels",
+                                 gpu_, double(spare_need * sizeof(ff::fr_t)) / double(1ull << 30));
+                } else {
+                    ntt_->release_spare();
+                    spdlog::info("GPU {}: no room for a spare NTT slot beside the MSM scratch: each partition "
+                                 "copies its row a under the lock",
+                                 gpu_);
+                }
+            } catch (const cuda::cuda_error& e) {
+                ntt_->release_spare();
+                spdlog::info("GPU {}: no spare NTT slot ({}): each partition copies its row a under the lock", gpu_,
+                             e.what());
+            }
+        }
         r.g1->set_scratch_limit(plan.g1_limit);
         if (r.g2) r.g2->set_scratch_limit(plan.g2_limit);
         r.scratch_planned = true;
@@ -649,7 +680,7 @@ void cuda_backend::run_kernels(partition_work& work) {
             r.g2->upload_scalars(p.b_scalars);
         }
         r.g2_scalars_of = 0;  // this partition's, consumed
-        b_g2 = std::async(std::launch::async, [&r, &p, board = b_g2_board_.get(), params = w.params] {
+        b_g2 = std::async(std::launch::async, [this, &r, &p, board = b_g2_board_.get(), params = w.params] {
             const auto acc = r.g2->run_uploaded_range(r.b_g2.first, p.b_scalars.size());
             if (cuda_work* next = board->take(params)) {
                 struct done_on_exit {
@@ -666,6 +697,21 @@ void cuda_backend::run_kernels(partition_work& work) {
                     spdlog::warn("CUDA backend: copying the B_G2 scalars of the partition waiting for the lock "
                                  "failed ({}); it copies them under its own lock",
                                  e.what());
+                }
+                // Then its row a into the spare NTT slot (after the scalars: B_G2's MSM is the first thing its
+                // kernels run; the row is needed only after the rows' copies have been queued).
+                const unsigned next_log_m = next->prepared.log_m;
+                if (next_log_m > 0 && ntt_->spare_capacity() >= (size_t(1) << next_log_m)) {
+                    try {
+                        spare_row_a_of_ = 0;  // no longer anyone's once overwritten, even by a copy that fails
+                        ntt_->fill_spare(next->rows[0], next_log_m);
+                        spare_row_a_of_ = next->serial;
+                        ++board->row_a_copied;
+                    } catch (const std::exception& e) {
+                        spdlog::warn("CUDA backend: copying row a of the partition waiting for the lock failed ({}); "
+                                     "it copies it under its own lock",
+                                     e.what());
+                    }
                 }
             }
             return acc;
@@ -691,21 +737,47 @@ void cuda_backend::run_kernels(partition_work& work) {
     // point) straight from the NTT slot into the H MSM's scalars. The rows are copied on the NTT context's
     // copy stream, each input's transforms starting as its copy lands, beside the next input's copy.
     const size_t m = size_t(1) << p.log_m;
-    // A's scalars are the inputs, then the aux variables A uses; where it uses every one (a full A density, as
-    // in the PoRep circuits) its aux part is L's scalars (prepare left them there: a_aux_in_aux), and the two
-    // MSMs run as one over the aux scalars (run_uploaded_ranges: one classification, digits and sort for
-    // both), A's few inputs apart. On an H200 at the 32 GiB shape: 196.2 ms against 100.6 + 100.3 apart, and
+    // A's scalars are the inputs, then the aux variables A uses; where it uses every one (a full A density;
+    // the PoRep circuits leave a few out, so not there) its aux part is L's scalars (prepare left them there:
+    // a_aux_in_aux), and the two MSMs run as one over the aux scalars (run_uploaded_ranges: one
+    // classification, digits and sort for both), A's few inputs apart. On an H200 at the 32 GiB shape: 196.2 ms against 100.6 + 100.3 apart, and
     // prepare neither gathers nor pins A's 4.2 GB copy of the aux (BENCHMARKS.md, eighteenth session).
     const size_t n_in = w.params->vk.ic.size();
     const bool a_shares_l =
         p.a_aux_in_aux || (!p.aux.empty() && p.a_scalars.size() == n_in + p.aux.size());
     // Which NTT slot holds a query's scalars (copied there beside the H MSM), or -1 (uploaded before its MSM).
     int staged_in[3] = {-1, -1, -1};  // L, A, B_G1
+    // B_G1 first, beside the rows' copies: its scalars are B_G2's, in the G2 context already (copied there by
+    // the previous lock holder, or just now), and it reads them in place. The H transforms cannot start
+    // before row a has landed (~80 ms at 32 GiB on an H200), and B_G2's MSM alone no longer fills that wait
+    // where B's scalars are mostly zeros and ones as in a real partition (48 ms; BENCHMARKS.md, nineteenth
+    // session). It returns before the prestage window opens, so the B_G2 thread overwrites those scalars
+    // with the next partition's only after B_G1 has read them. Not with the points in host memory, whose
+    // streamed segments would share the bus with the rows.
+    const bool b_g1_first = m > 1 && b_g2.valid() && !r.on_host();
     // The rows stay allocated (and pinned) until finish: unpinning and freeing 12 GiB is CPU work that does not
     // belong under the lock.
     if (m > 1) {
-        for (int i = 0; i < 3; ++i) ntt_->load_padded_async(i, w.rows[i], p.log_m);
+        // Row a copied under the previous holder's kernels (the B_G2 thread, below): its buffer becomes slot 0,
+        // and the transforms start without waiting for the 4 GiB copy (~80 ms at 32 GiB on an H200, which
+        // B_G2's and B_G1's MSMs fill only in part: BENCHMARKS.md, nineteenth session). The previous holder's
+        // kernels are all done, so nothing uses slot 0 or the spare.
+        const bool row_a_prestaged = w.serial != 0 && spare_row_a_of_ == w.serial;
+        if (row_a_prestaged) {
+            ntt_->adopt_spare(0);
+            spare_row_a_of_ = 0;  // the spare is slot 0's old buffer now
+            ++b_g2_board_->row_a_used;
+            if (!b_g2_board_->row_a_announced.exchange(true))
+                spdlog::info("GPU {}: row a was copied under the previous partition's kernels, so this partition's "
+                             "H transforms start at once under the lock",
+                             gpu_);
+        }
+        for (int i = row_a_prestaged ? 1 : 0; i < 3; ++i) ntt_->load_padded_async(i, w.rows[i], p.log_m);
         ntt_->compute_h_resident(p.log_m);
+        if (b_g1_first) {
+            r.g1->use_scalars_device(r.g2->scalars_device(), p.b_scalars.size());
+            w.kernels.b1_acc = r.g1->run_uploaded_range(r.b_g1.first, p.b_scalars.size());
+        }
         ntt_->synchronize();
         if (window.board) window.board->open();
         // The MSMs read their scalars where they are, in the NTT slots (no device-to-device copy into the MSM
@@ -723,7 +795,7 @@ void cuda_backend::run_kernels(partition_work& work) {
         stage(0, p.aux, 1);
         if (!a_shares_l) stage(1, p.a_scalars, 2);  // shared: A's aux part is L's, in slot 1 already
         w.kernels.h_acc = r.g1->run_uploaded_range(r.h.first, m - 1);
-        stage(2, p.b_scalars, 0);  // the H MSM has returned: nothing reads slot 0 any more
+        if (!b_g1_first) stage(2, p.b_scalars, 0);  // the H MSM has returned: nothing reads slot 0 any more
     } else {
         // One row: H = (a b - c) / Z has no coefficient with a point.
         w.kernels.h_acc = ec::g1_jacobian_t::identity();
@@ -747,7 +819,7 @@ void cuda_backend::run_kernels(partition_work& work) {
         w.kernels.l_acc = g1_msm(r.l, p.aux, staged_in[0]);
         w.kernels.a_acc = g1_msm(r.a, p.a_scalars, staged_in[1]);
     }
-    w.kernels.b1_acc = g1_msm(r.b_g1, p.b_scalars, staged_in[2]);
+    if (!b_g1_first) w.kernels.b1_acc = g1_msm(r.b_g1, p.b_scalars, staged_in[2]);
     if (window.board) window.board->close();  // the B_G2 thread waits for an offer until now
     if (b_g2.valid()) w.b2_acc = b_g2.get();  // rethrows a failure of the B_G2 thread
     w.kernels_done = true;

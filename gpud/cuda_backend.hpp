@@ -13,16 +13,20 @@
 //                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object). B_G2's
 //                scalars are copied first, alone (unless the previous holder copied them already, below),
 //                and its MSM (on the GPU) starts from a second host thread, so its kernels run while the
-//                rows are copied. The rows go to the device on the NTT context's copy stream (each input's
-//                transforms start as its copy lands), H by the device NTTs, its coefficients read by the
-//                H MSM where they are, in an NTT slot; the L and A scalars are copied into the freed NTT
-//                slots beside the H MSM, and B_G1's into H's slot after it, so their MSMs follow it reading
-//                them there (no host upload, no device-to-device copy). Where A uses every aux variable (the
-//                PoRep circuits), A's aux part is L's scalars: L and A run as one MSM over them (one
-//                classification and sort, two accumulations) and A's slot is not filled. Once its own B_G2
+//                rows are copied; B_G1's MSM runs then too, reading the same scalars in the G2 context.
+//                The rows go to the device on the NTT context's copy stream (each input's transforms start
+//                as its copy lands), H by the device NTTs, its coefficients read by the H MSM where they
+//                are, in an NTT slot; the L and A scalars are copied into the freed NTT slots beside the H
+//                MSM, so their MSMs follow it reading them there (no host upload, no device-to-device copy;
+//                B_G1's go into H's slot after it where B_G2 is not on the GPU). Where A uses every aux
+//                variable (not the PoRep circuits: they leave a few out), A's aux part is L's scalars: L
+//                and A run as one MSM over them (one classification and sort, two accumulations) and A's
+//                slot is not filled. Once its own B_G2
 //                MSM and the H transforms are done, the B_G2 thread copies the B_G2 scalars of a partition
 //                prepared and waiting for the lock (same parameters; b_g2_board) into the G2 context, under
-//                the G1 MSMs; that partition then skips the copy. The B_G2 thread is joined before the lock is
+//                the G1 MSMs, and its row a into the NTT context's spare slot (where the device had room
+//                for one beside every G1 window's scratch: 4 GiB at 2^27); that partition then skips both
+//                copies, its slot 0 being the spare's buffer. The B_G2 thread is joined before the lock is
 //                left, as every copy is waited for. Nothing is unpinned or freed here.
 //   finish       CPU: B_G2 from the GPU or the CPU thread, blinding with r and s, the proof
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
@@ -122,9 +126,11 @@ public:
     struct pin_counters;
 
     // B_G2's scalars copied early (b_g2_board): by the lock holder's B_G2 thread for a partition waiting for
-    // the lock (copied), and found there by that partition's kernels (used: its B_G2 MSM started at once).
+    // the lock (copied), and found there by that partition's kernels (used: its B_G2 MSM started at once);
+    // likewise its row a, into the NTT context's spare slot (where the device has room for one).
     struct b_g2_prestage_stats {
         uint64_t copied = 0, used = 0;
+        uint64_t row_a_copied = 0, row_a_used = 0;
     };
     b_g2_prestage_stats b_g2_prestage() const;
     struct b_g2_board;
@@ -147,6 +153,9 @@ private:
     // Shared with the works, which withdraw from it when destroyed (null with B_G2 on the CPU).
     std::shared_ptr<b_g2_board> b_g2_board_;
     std::atomic<uint64_t> next_serial_{1};
+    // The serial of the work whose row a the NTT context's spare slot holds (copied by an earlier holder's B_G2
+    // thread), or 0. Written by that thread and read by the next holder, both under |mu_|'s succession.
+    uint64_t spare_row_a_of_ = 0;
     std::atomic<uint64_t> l_a_shared_{0};  // partitions whose L and A ran as one MSM run (counters())
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;
 };

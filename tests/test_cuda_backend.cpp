@@ -259,10 +259,11 @@ TEST(CudaBackend, LAndARunAsOneMsmWhereAUsesEveryAuxVariable) {
 }
 
 // Two gpud workers: a partition prepared while another holds the lock offers its B_G2 scalars, the holder's
-// B_G2 thread copies them into the G2 context under its H MSM, and the waiting partition's kernels skip the
-// copy. Every proof equals the CPU backend's; the waiting partitions have other aux values than the holder
-// (so other B scalars: a mix-up would show), also when the staged one is overtaken by a third partition or
-// dropped before its kernels.
+// B_G2 thread copies them into the G2 context under its H MSM, and its row a into the NTT context's spare
+// slot, and the waiting partition's kernels skip both copies. Every proof equals the CPU backend's; the
+// waiting partitions have other aux values and another row a than the holder (so other B scalars and another
+// H: a mix-up would show), also when the staged one is overtaken by a third partition (its B_G2 scalars are
+// overwritten then, its row a is not: it uses that one) or dropped before its kernels.
 TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) {
     SKIP_WITHOUT_GPU();
     gpud::cuda_backend be(0, true, 0);
@@ -275,9 +276,14 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     std::vector<ff::fr_t> aux_y(wx.aux.begin(), wx.aux.end()), aux_z(wx.aux.begin(), wx.aux.end());
     std::reverse(aux_y.begin(), aux_y.end());
     std::rotate(aux_z.begin(), aux_z.begin() + aux_z.size() / 3, aux_z.end());
+    std::vector<ff::fr_t> a_y(wx.a.begin(), wx.a.end()), a_z(wx.a.begin(), wx.a.end());
+    std::reverse(a_y.begin(), a_y.end());
+    std::rotate(a_z.begin(), a_z.begin() + a_z.size() / 3, a_z.end());
     witness_view wy = wx, wz = wx;
     wy.aux = aux_y;
     wz.aux = aux_z;
+    wy.a = a_y;
+    wz.a = a_z;
     auto finished = [&](std::unique_ptr<gpud::partition_work>& work, uint64_t seed) {
         rng_fn rng = seeded(seed);
         return proof_to_bytes(be.finish(*work, rng));
@@ -287,7 +293,8 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     };
     auto stats = [&] {
         const auto s = be.b_g2_prestage();
-        return "copied " + std::to_string(s.copied) + ", used " + std::to_string(s.used);
+        return "copied " + std::to_string(s.copied) + ", used " + std::to_string(s.used) + "; row a copied " +
+               std::to_string(s.row_a_copied) + ", used " + std::to_string(s.row_a_used);
     };
 
     // X holds the lock, Y waits.
@@ -295,9 +302,11 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     auto y = be.prepare(wy, params);
     be.run_kernels(*x);
     EXPECT_EQ(be.b_g2_prestage().copied, 1u) << stats();
+    EXPECT_EQ(be.b_g2_prestage().row_a_copied, 1u) << stats();
     EXPECT_EQ(finished(x, 1), want(wx, 1));
     be.run_kernels(*y);
     EXPECT_EQ(be.b_g2_prestage().used, 1u) << stats();
+    EXPECT_EQ(be.b_g2_prestage().row_a_used, 1u) << stats();
     EXPECT_EQ(finished(y, 2), want(wy, 2));
 
     // Y's copied, then Z (a third worker) takes the lock first: Z copies its own scalars, and so does Y later.
@@ -310,6 +319,8 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     be.run_kernels(*y);
     EXPECT_EQ(be.b_g2_prestage().copied, 2u) << "nothing was waiting during Z's kernels: " << stats();
     EXPECT_EQ(be.b_g2_prestage().used, 1u) << stats();
+    EXPECT_EQ(be.b_g2_prestage().row_a_copied, 2u) << stats();
+    EXPECT_EQ(be.b_g2_prestage().row_a_used, 2u) << "Z left the spare slot alone: " << stats();
     EXPECT_EQ(finished(x, 3), want(wx, 3));
     EXPECT_EQ(finished(z, 4), want(wz, 4));
     EXPECT_EQ(finished(y, 5), want(wy, 5));
@@ -323,6 +334,8 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     z = be.prepare(wz, params);
     be.run_kernels(*z);
     EXPECT_EQ(be.b_g2_prestage().used, 1u) << stats();
+    EXPECT_EQ(be.b_g2_prestage().row_a_copied, 3u) << stats();
+    EXPECT_EQ(be.b_g2_prestage().row_a_used, 2u) << stats();
     EXPECT_EQ(finished(x, 6), want(wx, 6));
     EXPECT_EQ(finished(z, 7), want(wz, 7));
 
@@ -334,6 +347,8 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     for (const auto& [name, value] : be.counters()) counters[name] = value;
     EXPECT_EQ(counters["b_g2_prestage_copied"], 3u);
     EXPECT_EQ(counters["b_g2_prestage_used"], 1u);
+    EXPECT_EQ(counters["row_a_prestage_copied"], 3u);
+    EXPECT_EQ(counters["row_a_prestage_used"], 2u);
     EXPECT_GT(counters["pinned_ranges"] + counters["pooled_ranges"], 0u);
 }
 

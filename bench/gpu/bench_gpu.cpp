@@ -17,7 +17,7 @@
 //                  [--affine-batch-log B] [--chunk K] [--uniform-windows U[,U...]] [--reps 5]
 //   (one MSM timed with those msm_options and checked against the default options' result; --uniform-windows 1:
 //   every window c bits, as before the even split; 0: the default)
-//   cuzk_bench_gpu --partition [--log-domain 27] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
+//   cuzk_bench_gpu --partition [--log-domain 27] [--census F] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points] [--h-sweep]
 //                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
 //                  [--uniform-windows] [--separate-la]
@@ -31,12 +31,16 @@
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
 // CUDA backend (cuda_backend.cpp run_kernels) at domain 2^27 with resident random points (parameters of that
 // size cannot be made quickly by our setup): H by the device NTTs from random rows, its coefficients handed
-// to the H MSM in device memory, then the L, A and B_G1 MSMs with PoRep-like scalars (45% 0, 45% 1, 10%
-// random). Query sizes: h 2^27 - 1; l the aux count of StackedDrg32GiBV1_1 (cuzk circuit-info); a and b_g1
-// assumed (a: every input and aux variable, so A's scalars are the inputs and then L's, and gpud runs L and A
-// as one MSM, cuda::msm_context::run_uploaded_ranges; b_g1: what the 47 GiB .params file leaves, 96 a + 288 b
-// bytes). The kernel rows time L and A apart and as that one run; --separate-la runs them apart in gpud's
-// sequence too (the sequence before the shared run).
+// to the H MSM in device memory, then the L, A and B_G1 MSMs. Their sizes and scalars: with --census F (the
+// JSON of `cuzk circuit-info --c1 C1 --scalar-census`; bench/gpu/porep_32GiB_census.json is partition 0 of a
+// 32 GiB C1) each query has the census's size and its scalars are drawn with the census's fractions of zeros,
+// ones and small values (the rest uniform random). Without it, the assumptions made before the census: PoRep-like
+// scalars (45% 0, 45% 1, 10% random); l the aux count of StackedDrg32GiBV1_1 (cuzk circuit-info); a every input
+// and aux variable, so A's scalars are the inputs and then L's, and gpud runs L and A as one MSM
+// (cuda::msm_context::run_uploaded_ranges); b_g1 what the 47 GiB .params file leaves, 96 a + 288 b bytes. The
+// census found A leaves 416,601 aux variables out and B has 33.1 M: L and A are then apart, as gpud runs them.
+// Where A shares L's scalars the kernel rows time L and A apart and as that one run; --separate-la runs them
+// apart in gpud's sequence too (the sequence before the shared run).
 // Points kept as the backend keeps them (h, l, a, b_g1 in one G1 context, b_g2 in a G2 context); B_G2 on the
 // GPU as the backend does by default, and the CPU rate at 2^20 for comparison. The host-to-device copies of
 // the rows (three host vectors, as the backend's rows a, b, c) and the L, A, B scalars are timed apart from the
@@ -44,11 +48,13 @@
 // and from the same vectors page-locked by cuda::host_pin (host_pin.hpp), as the backend pins them in prepare;
 // the registration and unregistration are timed too, as CPU time (the backend pays them outside the CUDA
 // lock, in prepare and finish). Once, after the warm-up's pinned copy, row a is read back and compared.
-// Then gpud's sequence (copies beside the kernels) in three orders of its first copies, each with the times at
-// which its steps ended: B_G2's scalars prestaged (the backend's in a steady state: copied by the previous
-// lock holder, so none at the start, and the next partition's copied by the B_G2 thread through the same
-// prestage_board), B_G2's scalars alone first (the sixteenth session's), and the rows first with B_G2's
-// upload beside row a (the fifteenth session's).
+// Then gpud's sequence (copies beside the kernels) in five orders, each with the times at which its steps
+// ended: B_G2's scalars and row a prestaged, B_G1's MSM beside the rows' copies reading B_G2's scalars in the
+// G2 context (the backend's in a steady state: B_G2's scalars and row a copied by the previous lock holder,
+// so only rows b and c at the start, and the next partition's copied by the B_G2 thread through the same
+// prestage_board, row a into the NTT context's spare slot); the same with row a copied under the lock (this
+// session's first), with B_G1 last (the eighteenth session's), B_G2's scalars alone first (the sixteenth's),
+// and the rows first with B_G2's upload beside row a (the fifteenth's).
 // Then whether pinning on one thread slows the GPU work of another (gpud: one worker pins in prepare while
 // another holds the lock): the kernels with the L/A/B uploads from pinned memory, alone and while a second
 // thread pins and unpins rows a, b, c (12 GiB at 2^27) in a loop.
@@ -68,6 +74,9 @@
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
@@ -117,18 +126,49 @@ fr_t random_scalar(uint64_t& s) {
     }
 }
 
-std::vector<fr_t> make_scalars(size_t n, bool porep, uint64_t seed) {
+// The classes of a query's scalars as fractions (groth16/scalar_census.hpp); the rest are uniform random.
+struct scalar_mix {
+    double zero = 0, one = 0, small = 0;
+    std::string name = "random";
+};
+const scalar_mix porep_like{0.45, 0.45, 0, "PoRep-like"};  // the "45% zero, 45% one, 10% random"
+
+std::vector<fr_t> make_scalars(size_t n, const scalar_mix& mix, uint64_t seed) {
     std::vector<fr_t> v(n);
     uint64_t s = seed;
     for (auto& x : v) {
-        if (porep) {
-            uint64_t u = splitmix(s) % 100;
-            x = u < 45 ? fr_t::zero() : u < 90 ? fr_t::one() : random_scalar(s);
-        } else {
+        const double u = double(splitmix(s) >> 11) * 0x1p-53;
+        if (u < mix.zero)
+            x = fr_t::zero();
+        else if (u < mix.zero + mix.one)
+            x = fr_t::one();
+        else if (u < mix.zero + mix.one + mix.small)
+            x = fr_t::from_u64(splitmix(s) | 2);  // neither 0 nor 1, below 2^64
+        else
             x = random_scalar(s);
-        }
     }
     return v;
+}
+
+std::vector<fr_t> make_scalars(size_t n, bool porep, uint64_t seed) {
+    return make_scalars(n, porep ? porep_like : scalar_mix{}, seed);
+}
+
+// A real partition's query sizes and scalar classes, from `cuzk circuit-info --c1 F --scalar-census`'s JSON
+// (bench/gpu/porep_32GiB_census.json: partition 0 of a synthetic 32 GiB C1).
+struct query_census {
+    size_t points = 0;
+    scalar_mix mix;
+};
+query_census census_query(const nlohmann::json& census, const char* q, const std::string& file) {
+    const auto& c = census.at("scalar_census").at(q);
+    query_census out;
+    out.points = c.at("scalars").get<size_t>();
+    if (out.points == 0) throw std::invalid_argument(file + ": scalar_census." + q + " has no scalars");
+    const double n = double(out.points);
+    out.mix = {double(c.at("zero").get<uint64_t>()) / n, double(c.at("one").get<uint64_t>()) / n,
+               double(c.at("small").get<uint64_t>()) / n, "census"};
+    return out;
 }
 
 template <class F>
@@ -280,6 +320,13 @@ bool has_flag(int argc, char** argv, const char* name) {
     return false;
 }
 
+// The value after |name|, or null when the flag is absent.
+const char* arg_str(int argc, char** argv, const char* name) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+    return nullptr;
+}
+
 long long arg_ll(int argc, char** argv, const char* name, long long def) {
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], name) == 0) return std::atoll(argv[i + 1]);
@@ -302,25 +349,41 @@ int partition_bench(int argc, char** argv) {
     const unsigned L = unsigned(arg_int(argc, argv, "--log-domain", 27));
     const size_t m = size_t(1) << L;
     const size_t n_h = m - 1;
-    const size_t n_l = size_t(arg_ll(argc, argv, "--l-points", 130169893));
-    const size_t n_a = size_t(arg_ll(argc, argv, "--a-points", 130169893 + 328));
-    const size_t n_b = size_t(arg_ll(argc, argv, "--b-points", 44000000));
+    // The query sizes and scalar classes: --census FILE takes them from a real partition's census; without it,
+    // PoRep-like scalars and the sizes assumed before the census was taken (A dense, B 44 M).
+    query_census q_l{130169893, porep_like}, q_a{130169893 + 328, porep_like}, q_b{44000000, porep_like};
+    const char* census_file = arg_str(argc, argv, "--census");
+    if (census_file) {
+        std::ifstream in(census_file);
+        if (!in) throw std::invalid_argument(std::string("--census ") + census_file + ": cannot read it");
+        const nlohmann::json census = nlohmann::json::parse(in);
+        q_l = census_query(census, "l", census_file);
+        q_a = census_query(census, "a", census_file);
+        q_b = census_query(census, "b", census_file);
+    }
+    const size_t n_l = size_t(arg_ll(argc, argv, "--l-points", (long long)q_l.points));
+    const size_t n_a = size_t(arg_ll(argc, argv, "--a-points", (long long)q_a.points));
+    const size_t n_b = size_t(arg_ll(argc, argv, "--b-points", (long long)q_b.points));
     const int reps = arg_int(argc, argv, "--reps", 3);
     std::printf("SYNTHETIC partition of the 32 GiB PoRep shape (random points and scalars, not real parameters):\n"
-                "  domain 2^%u; h %zu, l %zu, a %zu, b_g1/b_g2 %zu points; L/A/B scalars PoRep-like (45%% 0, 45%% 1,"
-                " 10%% random)\n",
-                L, n_h, n_l, n_a, n_b);
+                "  domain 2^%u; h %zu, l %zu, a %zu, b_g1/b_g2 %zu points\n", L, n_h, n_l, n_a, n_b);
+    for (const auto& [q, c] : {std::pair{"L", &q_l}, std::pair{"A", &q_a}, std::pair{"B", &q_b}})
+        std::printf("  %s scalars %s: %.2f%% zero, %.2f%% one, %.2f%% below 2^64, %.2f%% random\n", q, c->mix.name.c_str(),
+                    100 * c->mix.zero, 100 * c->mix.one, 100 * c->mix.small,
+                    100 * (1 - c->mix.zero - c->mix.one - c->mix.small));
+    if (census_file) std::printf("  (sizes and classes from %s)\n", census_file);
     std::printf("device: %s\n", cuda::device_description(0).c_str());
 
     double t0 = now_ms();
-    auto aux = make_scalars(n_l, true, 21);
-    // A's scalars as gpud's prepare makes them where A uses every aux variable (the PoRep circuits): the
-    // inputs, then the aux scalars, L's; other sizes (--a-points below --l-points) get scalars of their own.
-    auto a_sc = make_scalars(n_a, true, 22);
+    auto aux = make_scalars(n_l, q_l.mix, 21);
+    // A's scalars as gpud's prepare makes them where A uses every aux variable: the inputs, then the aux
+    // scalars, L's. A real 32 GiB partition's A leaves 416,601 aux variables out (the census): then, as with
+    // --a-points at most --l-points, A's scalars are its own.
+    auto a_sc = make_scalars(n_a, q_a.mix, 22);
     const bool a_shares_l = n_a > n_l;
     const size_t a_inputs = a_shares_l ? n_a - n_l : 0;
     if (a_shares_l) std::copy(aux.begin(), aux.end(), a_sc.begin() + ptrdiff_t(a_inputs));
-    auto b_sc = make_scalars(n_b, true, 23);
+    auto b_sc = make_scalars(n_b, q_b.mix, 23);
     // Three row vectors as the backend has them (rows a, b, c of prepared_partition): three ranges to pin.
     std::vector<fr_t> row_a = make_scalars(m, false, 24);
     std::vector<fr_t> row_b = row_a, row_c = row_a;
@@ -426,8 +489,8 @@ int partition_bench(int argc, char** argv) {
 
         std::vector<double> t_rows, t_h, t_hmsm, t_lup, t_l, t_aup, t_a, t_bup, t_b, t_b2, t_total, t_la;
         // gpud's sequence (cuda_backend::run_kernels) with its copies: rows and the L/A/B scalars beside the kernels.
-        std::vector<double> t_gpud, t_gpud_first, t_gpud_rows_first;
-        bool gpud_same = true, prestaged_copied = true;
+        std::vector<double> t_gpud, t_gpud_b_g1_first, t_gpud_prestaged, t_gpud_first, t_gpud_rows_first;
+        bool gpud_same = true, prestaged_copied = true, have_spare = false;
         ec::jacobian_t<ff::fp_t> l_res, a_res, b_res;
         ec::jacobian_t<ff::fp2_t> b2_res;
         // L and A as gpud runs them when A's aux part is L's scalars (uploaded or in place already): one MSM run
@@ -534,12 +597,25 @@ int partition_bench(int argc, char** argv) {
             // The end of each step, ms from the start: B_G2's upload (b2 up), H on the device, the H MSM, L, A,
             // B_G1, B_G2 joined; with the next partition's B_G2 scalars copied by the B_G2 thread (prestaged),
             // when that copy ended (b2 next).
-            enum { b2_up, h_done, hmsm_done, l_done, a_done, b_done, b2_done, b2_next, steps };
-            // rows_first: the fifteenth session's order; b_g2_first: the sixteenth's; prestaged: gpud's now in a
-            // steady state, where the previous holder copied this partition's B_G2 scalars (none to copy at the
-            // start) and this one copies the next's (the same vector here: a partition of the same shape) through
-            // the same prestage_board as cuda_backend, in the window from the H transforms to the kernels' end.
-            enum class order { rows_first, b_g2_first, prestaged };
+            enum { b2_up, h_done, hmsm_done, l_done, a_done, b_done, b2_done, b2_next, a_next, steps };
+            // rows_first: the fifteenth session's order; b_g2_first: the sixteenth's; prestaged: the eighteenth's
+            // in a steady state, where the previous holder copied this partition's B_G2 scalars (none to copy at
+            // the start) and this one copies the next's (the same vector here: a partition of the same shape)
+            // through the same prestage_board as cuda_backend, in the window from the H transforms to the
+            // kernels' end; b_g1_first: prestaged with B_G1's MSM beside the rows' copies, reading B_G2's scalars
+            // in the G2 context, before that window opens; row_a_prestaged: gpud's now, b_g1_first with row a
+            // too copied by the previous holder's B_G2 thread into the NTT context's spare slot (here: by the
+            // b_g1_first run before it), which becomes slot 0. Both copy the next's row a into the spare.
+            enum class order { rows_first, b_g2_first, prestaged, b_g1_first, row_a_prestaged };
+            auto early_b_g1 = [](order o) { return o == order::b_g1_first || o == order::row_a_prestaged; };
+            // The spare NTT slot gpud keeps for the waiting partition's row a where the device has room for it.
+            have_spare = true;
+            try {
+                ntt.reserve_spare(L);
+            } catch (const std::exception& e) {
+                have_spare = false;
+                if (rep == 0) std::printf("  no spare NTT slot (%s): row a is not prestaged\n", e.what());
+            }
             struct next_partition {};
             gpud::prestage_board<next_partition, void> board;
             next_partition next;
@@ -547,7 +623,7 @@ int partition_bench(int argc, char** argv) {
                 for (int i = 0; i < steps; ++i) at[i] = 0;
                 const double t0 = now_ms();
                 std::thread b_g2;
-                if (o == order::prestaged) board.offer(&next, nullptr);
+                if (o == order::prestaged || early_b_g1(o)) board.offer(&next, nullptr);
                 board.begin();
                 if (o == order::b_g2_first) {
                     g2.upload_scalars(b_sc);
@@ -562,6 +638,10 @@ int partition_bench(int argc, char** argv) {
                     if (board.take(nullptr)) {
                         g2.upload_scalars(b_sc);
                         at[b2_next] = now_ms() - t0;
+                        if (early_b_g1(o) && have_spare) {
+                            ntt.fill_spare(*rows[0], L);
+                            at[a_next] = now_ms() - t0;
+                        }
                         board.done();
                     }
                 });
@@ -573,8 +653,15 @@ int partition_bench(int argc, char** argv) {
                         if (t.joinable()) t.join();
                     }
                 } joined{b_g2, board};
-                for (int sl = 0; sl < 3; ++sl) ntt.load_padded_async(sl, *rows[sl], L);
+                const bool row_a_ready = o == order::row_a_prestaged && have_spare;
+                if (row_a_ready) ntt.adopt_spare(0);  // filled by the b_g1_first run before, as by a holder
+                for (int sl = row_a_ready ? 1 : 0; sl < 3; ++sl) ntt.load_padded_async(sl, *rows[sl], L);
                 ntt.compute_h_resident(L);
+                if (early_b_g1(o)) {
+                    g1.use_scalars_device(g2.scalars_device(), n_b);
+                    gb = g1.run_uploaded_range(first_b, n_b, nullptr, g1_opt);
+                    at[b_done] = now_ms() - t0;
+                }
                 ntt.synchronize();
                 at[h_done] = now_ms() - t0;
                 board.open();
@@ -585,7 +672,7 @@ int partition_bench(int argc, char** argv) {
                 }
                 g1.run_uploaded_range(first_h, n_h, nullptr, g1_opt);
                 at[hmsm_done] = now_ms() - t0;
-                if (stageable) ntt.load_padded_async(0, b_sc, L);  // slot 0 is free once the H MSM returned
+                if (stageable && !early_b_g1(o)) ntt.load_padded_async(0, b_sc, L);  // slot 0: H MSM done
                 auto staged_run = [&](int slot, const std::vector<fr_t>& sc, size_t first, size_t count) {
                     if (stageable) g1.use_scalars_device(ntt.device_data(slot), count);
                     else g1.upload_scalars(sc);
@@ -602,8 +689,10 @@ int partition_bench(int argc, char** argv) {
                     at[l_done] = now_ms() - t0;  // with A: one run
                 }
                 at[a_done] = now_ms() - t0;
-                gb = staged_run(0, b_sc, first_b, n_b);
-                at[b_done] = now_ms() - t0;
+                if (!early_b_g1(o)) {
+                    gb = staged_run(0, b_sc, first_b, n_b);
+                    at[b_done] = now_ms() - t0;
+                }
                 board.close();
                 b_g2.join();
                 at[b2_done] = now_ms() - t0;
@@ -611,20 +700,25 @@ int partition_bench(int argc, char** argv) {
             };
             // The orders in turn, so each starts with b_sc in the G2 context (the prestaged run relies on it: the
             // run before copied it, as the previous holder would have).
-            const order orders[3] = {order::b_g2_first, order::rows_first, order::prestaged};
-            const char* order_names[3] = {"B_G2's scalars first", "rows first", "B_G2's scalars prestaged"};
-            double at_all[3][steps], took[3];
-            for (int o = 0; o < 3; ++o) {
+            constexpr int n_orders = 5;
+            const order orders[n_orders] = {order::b_g2_first, order::rows_first, order::prestaged,
+                                            order::b_g1_first, order::row_a_prestaged};
+            const char* order_names[n_orders] = {"B_G2's scalars first", "rows first", "B_G2's scalars prestaged",
+                                                 "prestaged, B_G1 first", "prestaged with row a, B_G1 first"};
+            double at_all[n_orders][steps], took[n_orders];
+            for (int o = 0; o < n_orders; ++o) {
                 took[o] = gpud_sequence(orders[o], at_all[o]);
                 gpud_same = gpud_same && gl == l_res && ga == a_res && gb == b_res && gb2 == b2_res;
             }
-            prestaged_copied = prestaged_copied && at_all[2][b2_next] > 0;
-            for (int o = 0; o < 3; ++o) {
+            prestaged_copied = prestaged_copied && at_all[2][b2_next] > 0 && at_all[3][b2_next] > 0 &&
+                               at_all[4][b2_next] > 0 && (!have_spare || (at_all[3][a_next] > 0 && at_all[4][a_next] > 0));
+            for (int o = 0; o < n_orders; ++o) {
                 const double* at = at_all[o];
                 std::printf("  rep %d: gpud's sequence, %s: %.1f ms; steps ended at (ms): B_G2 scalars up %.1f, H %.1f,"
-                            " H MSM %.1f, L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f, next B_G2 scalars up %.1f\n",
+                            " H MSM %.1f, L %.1f, A %.1f, B_G1 %.1f, B_G2 %.1f, next B_G2 scalars up %.1f, next row a"
+                            " up %.1f\n",
                             rep, order_names[o], at[b2_done], at[b2_up], at[h_done], at[hmsm_done], at[l_done],
-                            at[a_done], at[b_done], at[b2_done], at[b2_next]);
+                            at[a_done], at[b_done], at[b2_done], at[b2_next], at[a_next]);
             }
             double tun = time_ms([&] {
                 for (auto& p : pins) p.unpin();
@@ -642,7 +736,8 @@ int partition_bench(int argc, char** argv) {
             t_aup.push_back(aup), t_a.push_back(ta), t_bup.push_back(bup), t_b.push_back(tb), t_b2.push_back(tb2);
             t_total.push_back(kern), t_la.push_back(tla);
             p_rows.push_back(trp), p_lup.push_back(lupp + bupp2), p_aup.push_back(aupp), p_bup.push_back(bupp);
-            t_gpud_first.push_back(took[0]), t_gpud_rows_first.push_back(took[1]), t_gpud.push_back(took[2]);
+            t_gpud_first.push_back(took[0]), t_gpud_rows_first.push_back(took[1]);
+            t_gpud_prestaged.push_back(took[2]), t_gpud_b_g1_first.push_back(took[3]), t_gpud.push_back(took[4]);
             r_rows.push_back(pr), r_l.push_back(pl), r_a.push_back(pa), r_b.push_back(pb), r_unpin.push_back(tun);
         }
         const double kern = median(t_total);
@@ -651,8 +746,8 @@ int partition_bench(int argc, char** argv) {
         record("partition (synthetic 32 GiB shape): GPU kernels", kern, note);
         record("  H: 6 NTTs + a*b + /Z - C at 2^" + std::to_string(L), median(t_h), "resident");
         record("  H MSM 2^" + std::to_string(L) + " - 1", median(t_hmsm), "scalars read in the NTT slot");
-        record("  L MSM " + std::to_string(n_l), median(t_l), "PoRep-like");
-        record("  A MSM " + std::to_string(n_a), median(t_a), "PoRep-like");
+        record("  L MSM " + std::to_string(n_l), median(t_l), q_l.mix.name);
+        record("  A MSM " + std::to_string(n_a), median(t_a), q_a.mix.name);
         if (a_shares_l) {
             snprintf(note, sizeof note, "one run over the aux scalars against both ranges (gpud%s), and A's %zu inputs;"
                      " %s the separate runs; kernels with it %.1f ms", separate_la ? " without --separate-la" : "",
@@ -660,8 +755,8 @@ int partition_bench(int argc, char** argv) {
             record("  L and A as one MSM run", median(t_la), note);
             if (!la_same) return 1;
         }
-        record("  B_G1 MSM " + std::to_string(n_b), median(t_b), "PoRep-like");
-        record("  B_G2 MSM " + std::to_string(n_b), median(t_b2), "PoRep-like, on the GPU (the backend's default)");
+        record("  B_G1 MSM " + std::to_string(n_b), median(t_b), q_b.mix.name);
+        record("  B_G2 MSM " + std::to_string(n_b), median(t_b2), q_b.mix.name + ", on the GPU (the backend's default)");
         std::snprintf(note, sizeof note, "%u Pippenger passes over its windows", h_passes);
         record("  H MSM passes", 0, note);
         if (!kernels_only) {
@@ -696,12 +791,20 @@ int partition_bench(int argc, char** argv) {
             snprintf(note, sizeof note, "kernels %.0f + pinned copies %.0f ms; pinning %.0f + unpinning %.0f ms moved"
                      " to the CPU outside the lock", kern, xfer_p, reg, median(r_unpin));
             record("partition: GPU work under the lock, pinned copies", kern + xfer_p, note);
-            snprintf(note, sizeof note, "median of %d; as gpud runs it in a steady state: B_G2's scalars copied by the"
-                     " previous partition, the next's copied under the H MSM, the rows' and the L/A/B scalars' copies"
-                     " beside the kernels, B_G2 beside the G1 work; L, A, B_G1, B_G2 %s%s", reps,
+            snprintf(note, sizeof note, "median of %d; as gpud runs it in a steady state: B_G2's scalars %scopied by the"
+                     " previous partition, the next's copied under the H MSM, the rows' and the L/A scalars' copies"
+                     " beside the kernels, B_G2 and B_G1 (reading B_G2's scalars) beside the rows' copies; L, A, B_G1,"
+                     " B_G2 %s%s", reps, have_spare ? "and row a " : "(not row a: no room for the spare slot) ",
                      gpud_same ? "equal to the runs above" : "DIFFERENT",
-                     prestaged_copied ? "" : "; the next's scalars were NOT copied");
+                     prestaged_copied ? "" : "; the next's scalars or row a were NOT copied");
             record("partition: GPU work under the lock, gpud's sequence", median(t_gpud), note);
+            snprintf(note, sizeof note, "median of %d; the eighteenth session's order: B_G1 after A, its scalars copied"
+                     " into H's slot", reps);
+            record("partition: GPU work under the lock, B_G2 prestaged, B_G1 last", median(t_gpud_prestaged), note);
+            snprintf(note, sizeof note, "median of %d; this session's first order: B_G1 beside the rows' copies, row a"
+                     " copied under the lock", reps);
+            record("partition: GPU work under the lock, B_G1 first, row a not prestaged", median(t_gpud_b_g1_first),
+                   note);
             snprintf(note, sizeof note, "median of %d; the sixteenth session's order: B_G2's scalars copied first",
                      reps);
             record("partition: GPU work under the lock, B_G2's scalars first", median(t_gpud_first), note);

@@ -22,6 +22,9 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # other, the instruction mix of each (cuobjdump + sass_histogram.py) and, where ncu reads the counters,
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
+# PARTITION_CENSUS: the real partition whose query sizes and scalar classes the partition run takes (default
+# bench/gpu/porep_32GiB_census.json, `cuzk circuit-info --c1 F --scalar-census` of a 32 GiB C1; empty: the
+# earlier assumptions, PoRep-like scalars with A dense and B 44 M).
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2";
 # "--no-pageable --reps 2": the kernels, pinned copies and gpud's sequence, without the pageable copies and
 # the pinning-beside step that take most of the full mode's ~7 minutes).
@@ -35,6 +38,7 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # Unset: the three defaults; set but empty: no benchmark, the tests alone.
 BENCH_MODES=${BENCH_MODES-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
+PARTITION_CENSUS=${PARTITION_CENSUS-$SRC/bench/gpu/porep_32GiB_census.json}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}  # seconds per executable, so a hung kernel cannot eat the whole session
 
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >&2
@@ -123,7 +127,9 @@ if [[ " $BENCH_MODES " == *" multiples "* ]]; then
 fi
 if [[ " $BENCH_MODES " == *" partition "* ]]; then
   # shellcheck disable=SC2086
-  run "$BIN/cuzk_bench_gpu" --partition ${PARTITION_ARGS:-} 2>&1 | tee "$OUT/bench_partition.log"
+  census=()
+  [ -z "$PARTITION_CENSUS" ] || census=(--census "$PARTITION_CENSUS")
+  run "$BIN/cuzk_bench_gpu" --partition "${census[@]}" ${PARTITION_ARGS:-} 2>&1 | tee "$OUT/bench_partition.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [[ " $BENCH_MODES " == *" prepare "* ]]; then

@@ -1450,6 +1450,11 @@ void msm_context<F>::use_scalars_device(const ff::fr_t* dev, size_t n) {
 }
 
 template <class F>
+const ff::fr_t* msm_context<F>::scalars_device() const {
+    return reinterpret_cast<const ff::fr_t*>(impl_->run_scalars());
+}
+
+template <class F>
 ec::jacobian_t<F> msm_context<F>::run_uploaded(size_t n, msm_report* report, const msm_options& opt) {
     return impl_->run(n, report, opt);
 }

@@ -158,6 +158,10 @@ public:
     // (this context's device; complete before the call, as above), which must stay there unchanged until the
     // last run over them returns. The next upload_scalars or upload_scalars_device replaces them.
     void use_scalars_device(const ff::fr_t* device_scalars, size_t n);
+    // Where the scalars the next run reads are in device memory (this context's upload, or the address given to
+    // use_scalars_device; null before either): another context on the same device may read them in place
+    // (its use_scalars_device) while they stay unchanged, e.g. B_G1's MSM those uploaded for B_G2.
+    const ff::fr_t* scalars_device() const;
     ec::jacobian_t<F> run_uploaded(size_t n, msm_report* report = nullptr, const msm_options& opt = {});
     // sum_(i < n) scalars[i] * points[first_point + i], with the scalars uploaded.
     ec::jacobian_t<F> run_uploaded_range(size_t first_point, size_t n, msm_report* report = nullptr,

@@ -294,6 +294,9 @@ struct ntt_context::impl {
     // the end of the last one into slot s, waited for (device or host) by the slot's next user while
     // |pending[s]|. |kernels_done| orders a copy after the kernels issued before it.
     cudaStream_t copy_stream = nullptr;
+    // reserve_spare .. adopt_spare: the spare slot and the stream fill_spare copies on (made with the spare).
+    device_buffer<dev_fr> spare;
+    cudaStream_t spare_stream = nullptr;
     cudaEvent_t loaded[SLOTS] = {};
     cudaEvent_t kernels_done = nullptr;
     bool pending[SLOTS] = {};
@@ -323,6 +326,10 @@ struct ntt_context::impl {
         for (auto& e : loaded)
             if (e) cudaEventDestroy(e);
         if (kernels_done) cudaEventDestroy(kernels_done);
+        if (spare_stream) {
+            cudaStreamSynchronize(spare_stream);
+            cudaStreamDestroy(spare_stream);
+        }
         if (copy_stream) cudaStreamDestroy(copy_stream);
         if (stream) cudaStreamDestroy(stream);
     }
@@ -641,6 +648,47 @@ void ntt_context::set_pass_columns(unsigned log_columns) {
 void ntt_context::set_register_stages(unsigned stages) {
     if (stages < 1 || stages > 3) throw std::invalid_argument("GPU NTT: 1 to 3 stages per register group");
     impl_->register_stages = stages;
+}
+
+void ntt_context::reserve_spare(unsigned log_n) {
+    const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
+    CUDA_OK(cudaSetDevice(impl_->device));
+    if (!impl_->spare_stream) CUDA_OK(cudaStreamCreateWithFlags(&impl_->spare_stream, cudaStreamNonBlocking));
+    impl_->spare.reserve(n);
+}
+
+void ntt_context::release_spare() {
+    CUDA_OK(cudaSetDevice(impl_->device));
+    if (impl_->spare_stream) CUDA_OK(cudaStreamSynchronize(impl_->spare_stream));
+    device_buffer<dev_fr>().swap(impl_->spare);
+}
+
+size_t ntt_context::spare_capacity() const { return impl_->spare.capacity(); }
+
+void ntt_context::fill_spare(std::span<const ff::fr_t> x, unsigned log_n) {
+    const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
+    if (impl_->spare.capacity() < n || !impl_->spare_stream)
+        throw std::logic_error("GPU NTT: no spare slot of 2^" + std::to_string(log_n) + " (reserve_spare)");
+    if (x.size() > n)
+        throw std::invalid_argument("GPU NTT: " + std::to_string(x.size()) + " elements for a slot of 2^" +
+                                    std::to_string(log_n));
+    CUDA_OK(cudaSetDevice(impl_->device));
+    if (!x.empty())
+        CUDA_OK(cudaMemcpyAsync(impl_->spare.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice,
+                                impl_->spare_stream));
+    if (x.size() < n)  // zero bytes are the field's zero (Montgomery form of 0)
+        CUDA_OK(cudaMemsetAsync(impl_->spare.get() + x.size(), 0, (n - x.size()) * sizeof(ff::fr_t),
+                                impl_->spare_stream));
+    CUDA_OK(cudaStreamSynchronize(impl_->spare_stream));
+}
+
+void ntt_context::adopt_spare(int s) {
+    impl_->check_slot(s);
+    if (impl_->spare.capacity() == 0) throw std::logic_error("GPU NTT: no spare slot to adopt");
+    CUDA_OK(cudaSetDevice(impl_->device));
+    // The slot's pending copy (none where the caller kept its promise) lands before its buffer becomes the spare.
+    impl_->host_after_load(s);
+    impl_->slot[s].swap(impl_->spare);
 }
 
 size_t ntt_context::device_bytes() const {

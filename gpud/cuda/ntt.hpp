@@ -78,7 +78,21 @@ public:
     // a pending load_padded_async into the slot; call synchronize() first when the reader is on another
     // stream and the slot's contents come from this context's kernels.
     const ff::fr_t* device_data(int slot) const;
-    // Device memory held now (slots and tables; they only grow), and what a context needs for H at 2^log_n.
+    // A spare slot beside the three, filled from another host thread while this context's kernels run and then
+    // taken in place of a slot (gpud's CUDA backend: row a of the partition waiting for the CUDA lock, copied
+    // under the holder's H MSM, so the waiting partition's transforms need not wait for that copy).
+    // reserve_spare allocates 2^log_n elements for it (nothing when it holds that many already); release_spare
+    // frees it. fill_spare copies |x| (at most 2^log_n elements, the rest zero) into it on the spare's own
+    // stream and returns once the copy is done: it touches nothing else of the context, so it may run beside
+    // any call but adopt_spare, reserve_spare and release_spare. adopt_spare swaps the spare with |slot| (the
+    // slot's buffer becomes the spare): call it when none of this context's kernels or copies may use the slot.
+    void reserve_spare(unsigned log_n);
+    void release_spare();
+    size_t spare_capacity() const;  // elements; 0 without a spare
+    void fill_spare(std::span<const ff::fr_t> x, unsigned log_n);
+    void adopt_spare(int slot);
+    // Device memory held now (slots and tables; they only grow; the spare apart: spare_capacity), and what a
+    // context needs for H at 2^log_n.
     size_t device_bytes() const;
     static size_t device_bytes_for(unsigned log_n);
 
