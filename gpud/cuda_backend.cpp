@@ -604,6 +604,9 @@ void cuda_backend::run_kernels(partition_work& work) {
         const size_t spare_need = size_t(1) << p.log_m;
         if (b_g2_board_ && r.g2 && !r.on_host() && p.log_m > 0 && ntt_->spare_capacity() < spare_need &&
             plan.fits && plan.g1_limit == 0) {
+            // A row a staged for a partition of other parameters is lost when the spare is reallocated: that
+            // partition copies its own (no B_G2 thread of this partition runs yet to stage another).
+            spare_row_a_of_ = 0;
             try {
                 ntt_->reserve_spare(p.log_m);
                 const scratch_plan with_spare =

@@ -352,6 +352,45 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
     EXPECT_GT(counters["pinned_ranges"] + counters["pooled_ranges"], 0u);
 }
 
+// A row a staged in the spare NTT slot for a partition waiting with one parameters object is lost when the
+// first partition of larger parameters takes the lock in between and the spare grows: the waiting partition
+// then copies its own row a (its proof equals the CPU backend's), while its B_G2 scalars, in its own
+// parameters' G2 context, are still used.
+TEST(CudaBackend, ARowAStagedIsDroppedWhenTheSpareSlotGrows) {
+    SKIP_WITHOUT_GPU();
+    gpud::cuda_backend be(0, true, 0);
+    gpud::cpu_backend cpu;
+    const parameters& small = keys_for("mul:1000").setup.params;
+    const parameters& large = keys_for("mul:3000").setup.params;
+    proving_assignment pa = synthesized("mul:1000"), pl = synthesized("mul:3000");
+    const witness_view wx = view_of(pa), wl = view_of(pl);
+    ASSERT_GT(wl.a.size(), 2 * wx.a.size()) << "the larger circuit must need a larger domain";
+    std::vector<ff::fr_t> a_y(wx.a.begin(), wx.a.end());
+    std::reverse(a_y.begin(), a_y.end());
+    witness_view wy = wx;
+    wy.a = a_y;
+    auto finished = [&](std::unique_ptr<gpud::partition_work>& work, uint64_t seed) {
+        rng_fn rng = seeded(seed);
+        return proof_to_bytes(be.finish(*work, rng));
+    };
+    auto want = [&](const witness_view& w, const parameters& params, uint64_t seed) {
+        return proof_to_bytes(prove_with(cpu, w, params, seed));
+    };
+
+    auto x = be.prepare(wx, small);
+    auto y = be.prepare(wy, small);
+    be.run_kernels(*x);  // stages Y's B_G2 scalars and row a
+    ASSERT_EQ(be.b_g2_prestage().row_a_copied, 1u);
+    auto l = be.prepare(wl, large);
+    be.run_kernels(*l);  // first partition of |large|: the spare grows to its domain
+    be.run_kernels(*y);
+    EXPECT_EQ(be.b_g2_prestage().row_a_used, 0u) << "Y's staged row a went with the old spare";
+    EXPECT_EQ(be.b_g2_prestage().used, 1u) << "Y's B_G2 scalars stayed in its parameters' G2 context";
+    EXPECT_EQ(finished(x, 1), want(wx, small, 1));
+    EXPECT_EQ(finished(l, 2), want(wl, large, 2));
+    EXPECT_EQ(finished(y, 3), want(wy, small, 3));
+}
+
 TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
     SKIP_WITHOUT_GPU();
     gpud::cuda_backend be(0);
