@@ -20,7 +20,7 @@
 //   cuzk_bench_gpu --partition [--log-domain 27] [--census F] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points] [--h-sweep]
 //                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
-//                  [--uniform-windows] [--separate-la]
+//                  [--uniform-windows] [--separate-la] [--phases]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
 //   the pinned copies and gpud's sequence, without timing the pageable copies (the rows' are skipped) and
@@ -474,6 +474,7 @@ int partition_bench(int argc, char** argv) {
             record("partition: MSM scratch plan (as gpud's CUDA backend)", 0, plan.summary());
         }
         const bool kernels_only = has_flag(argc, argv, "--kernels-only");
+        const bool phases = has_flag(argc, argv, "--phases");  // the L, A, B MSMs' phases, once, in the last rep
         const bool pageable = !has_flag(argc, argv, "--no-pageable");
         unsigned h_passes = 0;
         const bool separate_la = has_flag(argc, argv, "--separate-la") || !a_shares_l;
@@ -541,6 +542,26 @@ int partition_bench(int argc, char** argv) {
             double bup2 = upload_ms(g2, b_sc);
             double tb2 = time_ms([&] { b2_res = g2.run_uploaded(n_b, nullptr, g2_opt); });
             const double kern = th + thm + tl + ta + tb + tb2;
+            if (phases && rep == reps) {
+                // Each query's MSM once more, its phases timed on the device (msm_options::timing).
+                auto print_phases = [&](const char* what, auto& ctx, const std::vector<fr_t>& sc, size_t first,
+                                        const cuda::msm_options& opt) {
+                    ctx.upload_scalars(sc);
+                    cuda::msm_report pr;
+                    cuda::msm_options o = opt;
+                    o.timing = true;
+                    ctx.run_uploaded_range(first, sc.size(), &pr, o);
+                    std::printf("  %s phases, ms: classify %.1f, ones %.1f, sort %.1f, accumulate %.1f, reduce %.1f,"
+                                " finish %.1f (%zu zeros, %zu ones, %zu others; c %u, %u windows)\n",
+                                what, pr.ms_classify, pr.ms_ones, pr.ms_sort, pr.ms_accumulate, pr.ms_reduce,
+                                pr.ms_finish, pr.zeros, pr.ones, pr.others, pr.window_bits, pr.windows);
+                };
+                print_phases("L", g1, aux, first_l, g1_opt);
+                print_phases("A", g1, a_sc, first_a, g1_opt);
+                print_phases("B_G1", g1, b_sc, first_b, g1_opt);
+                print_phases("B_G2", g2, b_sc, 0, g2_opt);
+                std::fflush(stdout);
+            }
             double tla = 0;
             if (a_shares_l) {
                 g1.upload_scalars(aux);
