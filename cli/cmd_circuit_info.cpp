@@ -28,7 +28,7 @@
 #include "common/groth16/proving_assignment.hpp"
 #include "common/groth16/scalar_census.hpp"
 #include "common/porep/porep_circuit.hpp"
-#include "daemon/porep_job_input.hpp"
+#include "common/porep/public_inputs.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::cli {
@@ -56,13 +56,12 @@ nlohmann::ordered_json classes_json(const groth16::scalar_classes& c) {
 
 // Partition |k| of the C1 synthesized as synthd synthesizes it (with its public inputs, into a proving
 // assignment), then its MSM scalars counted by class.
-nlohmann::ordered_json scalar_census(const std::string& c1_path, unsigned k) {
+nlohmann::ordered_json scalar_census(const c1::seal_commit_phase1_output& c1, const porep::registered_proof& proof,
+                                     unsigned k) {
     const auto t0 = std::chrono::steady_clock::now();
-    const daemon::porep_job_input job = daemon::read_porep_job_input(c1_path, c1_path, true);
-    if (k >= job.partitions())
-        throw input_error("--partition " + std::to_string(k) + " is not a partition of the C1 " + c1_path +
-                          " (it has " + std::to_string(job.partitions()) + ", numbered from 0)");
-    const porep::porep_partition_circuit circuit(*job.proof, job.partition_witness(k), job.partition_inputs(k));
+    const porep::porep_partition_circuit circuit(
+        proof, porep::witness_of(c1, proof, k),
+        porep::generate_public_inputs(proof, porep::graph_of(proof), porep::public_inputs_of(c1), k));
     groth16::proving_assignment pa;
     circuit.synthesize(pa);
     pa.finish();
@@ -100,6 +99,9 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
     }
     const porep::registered_proof& proof =
         c1 ? porep::registered_proof_of(*c1) : porep::registered_proof_by_name(name);
+    if (census && census_partition >= proof.partitions)  // before any synthesis
+        throw input_error("--partition " + std::to_string(census_partition) + " is not a partition of the C1 " +
+                          c1_path + " (it has " + std::to_string(proof.partitions) + ", numbered from 0)");
     const auto shape = porep::stacked_circuit_shape::of(proof);
     auto start = std::chrono::steady_clock::now();
     cs::counting_cs counter;
@@ -147,7 +149,7 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
         out["c1_partition0_satisfied"] = checked.is_satisfied();
         if (!checked.is_satisfied()) out["c1_partition0_first_failure"] = *checked.first_failure();
     }
-    if (census) out["scalar_census"] = scalar_census(c1_path, census_partition);
+    if (census) out["scalar_census"] = scalar_census(*c1, proof, census_partition);
     out["note"] =
         "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
         "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE";

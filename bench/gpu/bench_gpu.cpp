@@ -356,10 +356,15 @@ int partition_bench(int argc, char** argv) {
     if (census_file) {
         std::ifstream in(census_file);
         if (!in) throw std::invalid_argument(std::string("--census ") + census_file + ": cannot read it");
-        const nlohmann::json census = nlohmann::json::parse(in);
-        q_l = census_query(census, "l", census_file);
-        q_a = census_query(census, "a", census_file);
-        q_b = census_query(census, "b", census_file);
+        try {
+            const nlohmann::json census = nlohmann::json::parse(in);
+            q_l = census_query(census, "l", census_file);
+            q_a = census_query(census, "a", census_file);
+            q_b = census_query(census, "b", census_file);
+        } catch (const nlohmann::json::exception& e) {  // not JSON, or not `circuit-info --scalar-census`'s
+            throw std::invalid_argument(std::string("--census ") + census_file +
+                                        ": not a scalar census (cuzk circuit-info --scalar-census): " + e.what());
+        }
     }
     const size_t n_l = size_t(arg_ll(argc, argv, "--l-points", (long long)q_l.points));
     const size_t n_a = size_t(arg_ll(argc, argv, "--a-points", (long long)q_a.points));
