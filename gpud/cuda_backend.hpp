@@ -7,7 +7,7 @@
 //                here, outside the lock. A range the driver refuses to pin (or one under pin_min_bytes) is
 //                copied from pageable memory as before; the first refusal is logged as a warning. Last,
 //                with B_G2 on the GPU, the work offers its B scalars to the partition holding the lock
-//                (b_g2_board, below); it withdraws the offer when its own kernels start or it is dropped.
+//                (cuda_backend/b_g2_prestage.hpp); it withdraws the offer when its own kernels start or it is dropped.
 //   run_kernels  GPU, under the CUDA lock: the parameters' points are made resident on first use (h, l, a,
 //                b_g1 back to back in one G1 MSM context, so the four MSMs share one set of scratch buffers;
 //                b_g2 in a G2 context when B_G2 is on the GPU; one upload per parameters object). B_G2's
@@ -21,24 +21,28 @@
 //                B_G1's go into H's slot after it where B_G2 is not on the GPU). Where A uses every aux
 //                variable (not the PoRep circuits: they leave a few out), A's aux part is L's scalars: L
 //                and A run as one MSM over them (one classification and sort, two accumulations) and A's
-//                slot is not filled. Once its own B_G2
-//                MSM and the H transforms are done, the B_G2 thread copies the B_G2 scalars of a partition
-//                prepared and waiting for the lock (same parameters; b_g2_board) into the G2 context, under
-//                the G1 MSMs, and its row a into the NTT context's spare slot (where the device had room
-//                for one beside every G1 window's scratch: 4 GiB at 2^27); that partition then skips both
-//                copies, its slot 0 being the spare's buffer. The B_G2 thread is joined before the lock is
-//                left, as every copy is waited for. Nothing is unpinned or freed here.
+//                slot is not filled. Once its own B_G2 MSM and the H transforms are done, the B_G2 thread
+//                copies the B_G2 scalars of a partition prepared and waiting for the lock (same parameters;
+//                b_g2_prestage.hpp) into the G2 context, under the G1 MSMs, and its row a into the NTT
+//                context's spare slot (where the device had room for one beside every G1 window's scratch:
+//                4 GiB at 2^27); that partition then skips both copies, its slot 0 being the spare's buffer.
+//                The B_G2 thread is joined before the lock is left, as every copy is waited for. Nothing is
+//                unpinned or freed here.
 //   finish       CPU: B_G2 from the GPU or the CPU thread, blinding with r and s, the proof
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
 //                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish
 //                does the same when destroyed). A range is always unpinned before its memory is freed.
 // Where the device memory left beside the parameters cannot hold every window's sorted pairs of the largest
 // MSM at once, the MSM contexts process windows in passes under limits (plan_msm_scratch, logged once per
-// parameters set); on an H200 the 32 GiB shape needs none.
+// parameters set: cuda_backend/device_memory_plan.hpp); on an H200 the 32 GiB shape needs none.
 // B_G2 goes to the GPU by default: for a synthetic 32 GiB-shape partition on an H200 it took 255 ms there
-// against ~15 s on 16 CPU threads (BENCHMARKS.md).
+// against ~15 s on 16 CPU threads (docs/benchmarks-history.md).
 // Every CUDA failure throws cuda::cuda_error; the gpud worker fails the partition with its message, retryable
 // (a device_error), and asks device_lost() whether the context survived.
+// The parts, in cuda_backend/: partition_work (a partition's work from prepare to finish), host_pinning (its
+// ranges' page locks), resident_params (the points on the device, resident_for), device_memory_plan (the MSM
+// scratch limits and the spare NTT slot), b_g2_prestage (the waiting partition's inputs copied by the holder's
+// B_G2 thread) and kernel_sequence (run_kernels).
 #pragma once
 
 #include <cstddef>
@@ -61,6 +65,7 @@ class msm_context;
 namespace cuzk::gpud {
 
 struct scratch_plan;
+struct cuda_work;
 
 // The MSM scratch limits the CUDA backend sets for a parameters set on GPU |gpu| before its first kernels
 // (scratch_plan.hpp): free device memory now, plus |held_scratch| (what its MSM contexts hold) and
@@ -96,7 +101,7 @@ public:
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
     // Page-locks |region| once (gpud: the whole ring): ranges inside it are then copied without a registration
     // per partition. A registration blocks the CUDA calls of other threads while it runs (an H200 measured the
-    // lock holder's kernels 48x slower beside a thread pinning in a loop; BENCHMARKS.md), so one at start
+    // lock holder's kernels 48x slower beside a thread pinning in a loop; docs/benchmarks-history.md), so one at start
     // beats one per partition beside the other worker's kernels. One region; a second call replaces it.
     void register_host_region(std::span<const std::byte> region) override;
     // The sticky error of GPU |gpu|'s context, or empty (cuda::context_error): no lock, not even the backend's.
@@ -138,8 +143,23 @@ public:
     struct resident_params;
 
 private:
+    struct kernel_sequence;  // run_kernels' steps (cuda_backend/kernel_sequence.cpp)
+
+    // The points of |params| on the device, uploaded on first use (cuda_backend/resident_params.cpp).
     resident_params& resident_for(const groth16::parameters& params);
-    void pin_host_ranges(partition_work& work);
+    // The MSM scratch limits and the spare NTT slot, before the first kernels on |r|'s points at 2^log_m
+    // (cuda_backend/device_memory_plan.cpp).
+    void plan_device_memory(resident_params& r, unsigned log_m);
+    // CPU, in prepare: page-locks the host ranges |w|'s kernels copy from (cuda_backend/host_pinning.cpp).
+    void pin_host_ranges(cuda_work& w);
+    // The B_G2 prestage (cuda_backend/b_g2_prestage.cpp). In prepare: |w|'s B_G2 scalars offered on the board.
+    // Under the lock: |w|'s B_G2 scalars into |r|'s G2 context, unless an earlier holder copied them there;
+    // its row a adopted as NTT slot 0 where an earlier holder copied it into the spare slot (true). On the
+    // holder's B_G2 thread, after its MSM: the oldest waiting partition of |params| has its inputs copied.
+    void offer_b_g2_scalars(cuda_work& w, const groth16::parameters& params);
+    void b_g2_scalars_to_device(resident_params& r, const cuda_work& w);
+    bool adopt_prestaged_row_a(const cuda_work& w);
+    void prestage_waiting_partition(b_g2_board& board, resident_params& r, const groth16::parameters* params);
 
     int gpu_;
     bool b_g2_on_gpu_;

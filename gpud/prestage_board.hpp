@@ -1,6 +1,6 @@
 // Where prepared partitions waiting for the CUDA lock offer an input to the partition holding it, so the
-// holder's kernels can hide that input's copy to the GPU (cuda_backend: B_G2's scalars, copied into the G2
-// MSM context by the holder's B_G2 thread once its own B_G2 MSM and the H transforms are done, while the
+// holder's kernels can hide that input's copy to the GPU (cuda_backend/b_g2_prestage.hpp: B_G2's scalars and
+// row a, copied by the holder's B_G2 thread once its own B_G2 MSM and the H transforms are done, while the
 // G1 MSMs leave the bus idle). The next holder then starts its B_G2 MSM at once instead of after a copy.
 //
 // The holder's window bounds when a take may happen: begin() at the start of its kernels (takes wait),

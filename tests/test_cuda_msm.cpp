@@ -1,7 +1,8 @@
 // GPU MSM (gpud/cuda/msm.hpp) against the CPU multi_exp (common/msm) on the same points and scalars:
 // G1 and G2, random, 0/1-heavy (45/45/10), edge scalars (0, 1, r - 1, +-2^k), one scalar repeated
-// (a single bucket holding every point), identity and repeated points, forced window widths, the
-// one-scalars' sum both ways, and points generated on the device. Skipped with a message where no GPU is present.
+// (a single bucket holding every point), identity and repeated points, forced window widths, G1's bucket
+// sums both ways (and at the sizes where each is taken), the one-scalars' sum both ways, and points generated
+// on the device. Skipped with a message where no GPU is present.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -13,6 +14,7 @@
 #include <span>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/msm/msm.hpp"
@@ -118,6 +120,13 @@ void check(cuda::msm_context<F>& gpu, const std::vector<affine_t<F>>& pts, size_
     EXPECT_EQ(rep.zeros + rep.ones + rep.others, n);
 }
 
+// The bucket sums a group has: G1 both, G2 the batch-affine rounds alone (by_size and forced are the same).
+template <class F>
+std::vector<cuda::msm_sum> bucket_sums() {
+    if (std::is_same_v<F, ff::fp_t>) return {cuda::msm_sum::by_size, cuda::msm_sum::xyzz, cuda::msm_sum::batch_affine};
+    return {cuda::msm_sum::by_size};
+}
+
 }  // namespace
 
 TEST_F(CudaMsm, G1MatchesCpuOverShapesAndSizes) {
@@ -158,125 +167,106 @@ TEST_F(CudaMsm, G1WindowWidths) {
     }
 }
 
-TEST_F(CudaMsm, G1TuningKnobsKeepTheResult) {
+// Both of G1's bucket sums forced at a size where the sizes choose the XYZZ one: the CPU's results for
+// random scalars and one scalar repeated (a single bucket per window holding every point), with the phases
+// timed; G2's buckets have no XYZZ sum.
+TEST_F(CudaMsm, G1BothBucketSumsMatchCpu) {
     auto pts = make_points(g1_generator(), 1 << 14, 14);
     cuda::g1_msm_context gpu;
     gpu.upload_points(pts);
     uint64_t seed = 250;
-    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u}) {
-        for (unsigned chunk : {1u, 3u, 64u, 256u}) {
+    for (cuda::msm_sum how : {cuda::msm_sum::by_size, cuda::msm_sum::xyzz, cuda::msm_sum::batch_affine}) {
+        for (bool timing : {false, true}) {
             cuda::msm_options opt;
-            opt.accumulate_variant = variant;
-            opt.chunk = chunk;
-            opt.timing = chunk == 64;
-            if (variant == 9 && chunk > 128) {  // batch-affine chunks hold at most 128 pairs (MAX_CHUNK)
-                std::vector<fr_t> sc(pts.size(), fr_t::one() + fr_t::one());
-                EXPECT_THROW(gpu.run(sc, nullptr, opt), std::invalid_argument);
-                continue;
-            }
+            opt.buckets = how;
+            opt.timing = timing;
             check(gpu, pts, pts.size(), shape::random, ++seed, opt);
             check(gpu, pts, pts.size(), shape::repeated, ++seed, opt);
+            cuda::msm_report rep;
+            gpu.run(make_scalars(pts.size(), shape::random, ++seed), &rep, opt);
+            EXPECT_EQ(rep.batch_affine, how == cuda::msm_sum::batch_affine);
         }
     }
-    cuda::msm_options bad;
-    bad.accumulate_variant = 10;
-    std::vector<fr_t> sc(pts.size(), fr_t::one() + fr_t::one());
-    EXPECT_THROW(gpu.run(sc, nullptr, bad), std::invalid_argument);
+    cuda::g2_msm_context g2;
+    g2.upload_points(make_points(g2_generator(), 100, 15));
+    cuda::msm_options xyzz;
+    xyzz.buckets = cuda::msm_sum::xyzz;
+    EXPECT_THROW(g2.run(make_scalars(100, shape::random, 1), nullptr, xyzz), std::invalid_argument);
 }
 
-// Batch-affine rounds (accumulation variant 9) pair adjacent points of one bucket; pairs with equal x (P and
-// P, P and -P) and the identity must be left to the XYZZ additions. Every point here has its negation or a
-// copy next to it, every 7th is the identity, and one repeated scalar puts them all in one bucket per
-// window; then the usual shapes, with 1 to 6 rounds (more rounds than a chunk needs leave nothing to pair),
-// in one batch and in many (batches alternate between two streams).
+// G1 on either side of the size where the bucket sum changes (msm_window.hpp, affine_runs_pay): 2^21 random
+// scalars at c = 16 make 2^25 sorted pairs, 64 per bucket, and take the batch-affine rounds; 2^20 make 2^24
+// pairs and take the XYZZ sum. Both the CPU's; the points made on the device.
+TEST_F(CudaMsm, G1TakesEachBucketSumAtItsSize) {
+    const size_t n = size_t(1) << 21;
+    std::mt19937_64 rng(17);
+    std::vector<g1_affine_t> seeds(2048 + 2);
+    for (auto& p : seeds) p = test::random_curve_point<ff::fp_t>(rng);
+    cuda::g1_msm_context gpu;
+    gpu.generate_points(n, seeds);
+    const auto pts = gpu.download_points();
+    const auto sc = make_scalars(n, shape::random, 260);
+    for (size_t count : {n, n / 2}) {
+        const std::span<const fr_t> s(sc.data(), count);
+        cuda::msm_report rep;
+        EXPECT_EQ(gpu.run(s, &rep), msm::multi_exp<ff::fp_t>(std::span<const g1_affine_t>(pts.data(), count), s))
+            << count << " scalars";
+        EXPECT_EQ(rep.window_bits, 16u);
+        EXPECT_EQ(rep.batch_affine, count == n) << count << " scalars";
+    }
+}
+
+// Batch-affine rounds pair adjacent points of one bucket; pairs with equal x (P and P, P and -P) and the
+// identity must be left to the XYZZ additions. Every point here has its negation or a copy next to it, every
+// 7th is the identity, and one repeated scalar puts them all in one bucket per window; then the usual shapes,
+// in one batch and, under scratch limits, in batches of a few chunks and of one (the rest of each batch
+// beside the next batch's round-0 pairs), with the windows in passes.
 TEST_F(CudaMsm, G1BatchAffineRoundsMatchCpu) {
     auto pts = make_points(g1_generator(), 1 << 13, 15);
     for (size_t i = 1; i < pts.size(); i += 3) {
         pts[i] = i % 2 ? pts[i - 1] : -pts[i - 1];
         if (i % 7 == 0) pts[i] = affine_t<ff::fp_t>::identity();
     }
-    cuda::g1_msm_context gpu;
-    gpu.upload_points(pts);
+    cuda::g1_msm_context gpu, few, one;
+    for (auto* g : {&gpu, &few, &one}) g->upload_points(pts);
+    few.set_scratch_limit(size_t(1) << 20);
+    one.set_scratch_limit(1);
     uint64_t seed = 270;
-    for (unsigned rounds : {1u, 2u, 3u, 6u}) {
-        for (unsigned chunk : {2u, 17u, 64u, 100u, 128u}) {
-            for (size_t batch : {size_t(0), size_t(5000)}) {
-                cuda::msm_options opt;
-                opt.accumulate_variant = 9;
-                opt.affine_rounds = rounds;
-                opt.chunk = chunk;
-                opt.affine_batch_pairs = batch;
-                for (shape s : {shape::repeated, shape::random, shape::porep, shape::edge}) {
-                    check(gpu, pts, pts.size(), s, ++seed, opt);
-                }
-            }
-        }
+    cuda::msm_options opt;
+    opt.buckets = cuda::msm_sum::batch_affine;
+    for (auto* g : {&gpu, &few, &one}) {
+        for (shape s : {shape::repeated, shape::random, shape::porep, shape::edge})
+            check(*g, pts, pts.size(), s, ++seed, opt);
     }
+    // The per-kind kernel times (msm_report::ms_affine; G1's batches run on one stream): each kind that ran took
+    // time, and together they stay within the accumulation phase they are part of.
+    cuda::msm_options timed = opt;
+    timed.timing = true;
+    cuda::msm_report rep;
+    few.run(make_scalars(pts.size(), shape::random, 2), &rep, timed);
+    float sum = 0;
+    for (float ms : rep.ms_affine) sum += ms;
+    for (int kind = 0; kind < cuda::msm_report::AFFINE_KINDS; ++kind) EXPECT_GT(rep.ms_affine[kind], 0.f) << kind;
+    EXPECT_LE(sum, rep.ms_accumulate * 1.01f + 0.01f);
 }
 
-// Every schedule of the rounds (msm_options::affine_schedule: rest beside the next batch's pairs or not, pairs
-// made in the previous round's walk or in a pass of their own, one stream or two, round 0's sums' registers capped
-// or not) and block sizes, over several batches.
-TEST_F(CudaMsm, G1BatchAffineSchedulesMatchCpu) {
-    auto pts = make_points(g1_generator(), 1 << 13, 16);
-    for (size_t i = 1; i < pts.size(); i += 5) pts[i] = i % 2 ? pts[i - 1] : -pts[i - 1];
-    cuda::g1_msm_context gpu;
-    gpu.upload_points(pts);
-    uint64_t seed = 290;
-    for (unsigned schedule : {4u, 5u, 6u, 7u, 12u, 14u, 21u, 37u, 54u, 60u, 68u, 101u, 117u}) {
-        for (unsigned threads : {0u, 32u, 96u}) {
-            for (unsigned rounds : {1u, 2u, 3u}) {
-                cuda::msm_options opt;
-                opt.accumulate_variant = 9;
-                opt.affine_rounds = rounds;
-                opt.affine_schedule = schedule;
-                opt.affine_threads = threads;
-                opt.affine_invert_group = rounds == 2 ? 5 : 0;  // a group size that does not divide the chunks
-                opt.affine_batch_pairs = 4000;
-                for (shape s : {shape::repeated, shape::random}) check(gpu, pts, pts.size(), s, ++seed, opt);
-            }
-        }
-    }
-    // The per-kind kernel times (msm_report::ms_affine) on one stream: each kind that ran took time, and
-    // together they stay within the accumulation phase they are part of.
-    for (unsigned schedule : {4u, 5u}) {
-        cuda::msm_options timed;
-        timed.accumulate_variant = 9;
-        timed.affine_schedule = schedule;
-        timed.affine_batch_pairs = 4000;
-        timed.timing = true;
-        cuda::msm_report rep;
-        gpu.run(make_scalars(pts.size(), shape::random, 2), &rep, timed);
-        float sum = 0;
-        for (float ms : rep.ms_affine) sum += ms;
-        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_FIRST_PAIRS], 0.f);
-        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_INVERT], 0.f);
-        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_SUMS], 0.f);
-        EXPECT_GT(rep.ms_affine[cuda::msm_report::AFFINE_REST], 0.f);
-        EXPECT_LE(sum, rep.ms_accumulate * 1.01f + 0.01f) << "schedule " << schedule;
-    }
-    cuda::msm_options bad;
-    bad.accumulate_variant = 9;
-    bad.affine_threads = 48;
-    EXPECT_THROW(gpu.run(make_scalars(pts.size(), shape::random, 1), nullptr, bad), std::invalid_argument);
-}
-
+// G2's buckets, always through the batch-affine rounds: in one batch and, under scratch limits, in batches
+// of a few chunks and of one (alternating between two streams).
 TEST_F(CudaMsm, G2BatchAffineRoundsMatchCpu) {
     auto pts = make_points(g2_generator(), 3000, 22);
     for (size_t i = 1; i < pts.size(); i += 5) pts[i] = -pts[i - 1];
-    cuda::g2_msm_context gpu;
-    gpu.upload_points(pts);
+    cuda::g2_msm_context gpu, few, one;
+    for (auto* g : {&gpu, &few, &one}) g->upload_points(pts);
+    few.set_scratch_limit(size_t(1) << 20);
+    one.set_scratch_limit(1);
     uint64_t seed = 330;
-    cuda::msm_options opt;
-    opt.accumulate_variant = 9;
-    for (shape s : {shape::repeated, shape::random, shape::porep, shape::edge}) check(gpu, pts, pts.size(), s, ++seed, opt);
-    opt.affine_batch_pairs = 3000;
-    for (shape s : {shape::random, shape::edge}) check(gpu, pts, pts.size(), s, ++seed, opt);
-    cuda::msm_options plain;  // the XYZZ kernel, no longer G2's default
-    plain.accumulate_variant = 1;
-    for (shape s : {shape::repeated, shape::random}) check(gpu, pts, pts.size(), s, ++seed, plain);
-    plain.accumulate_variant = 2;
-    EXPECT_THROW(gpu.run(make_scalars(pts.size(), shape::random, 1), nullptr, plain), std::invalid_argument);
+    for (shape s : {shape::repeated, shape::random, shape::porep, shape::edge}) check(gpu, pts, pts.size(), s, ++seed);
+    for (auto* g : {&few, &one}) {
+        for (shape s : {shape::repeated, shape::random}) check(*g, pts, pts.size(), s, ++seed);
+    }
+    cuda::msm_report rep;
+    gpu.run(make_scalars(pts.size(), shape::random, 1), &rep);
+    EXPECT_TRUE(rep.batch_affine);
 }
 
 TEST_F(CudaMsm, G1ZeroOneOnlyAndAllZero) {
@@ -292,21 +282,23 @@ TEST_F(CudaMsm, G1ZeroOneOnlyAndAllZero) {
     EXPECT_EQ(gpu.run(sc, &rep), want);
     EXPECT_EQ(rep.others, 0u);
     cuda::msm_options affine;  // the ones as one batch-affine bucket, no Pippenger after them
-    affine.ones_affine_min = 1;
+    affine.ones = cuda::msm_sum::batch_affine;
     EXPECT_EQ(gpu.run(sc, &rep, affine), want);
 }
 
-// The one-scalars' batch-affine sum (msm_options::ones_affine_min forced down to 1): one chunk, a few
-// (a short split), many (a long split over the chunks), batches of a few chunks, several round counts, and
-// points that must not pair (identities, repeats, negations), against the CPU and the XYZZ sum.
+// The one-scalars' batch-affine sum forced where the sizes choose the XYZZ one (msm_options::ones): one
+// chunk, a few (a short split), many (a long split over the chunks), batches of a few chunks (under a scratch
+// limit), and points that must not pair (identities, repeats, negations), against the CPU and the XYZZ sum.
 template <class F>
 void check_ones_batch_affine(const std::vector<affine_t<F>>& pts, uint64_t seed) {
-    cuda::msm_context<F> gpu;
+    cuda::msm_context<F> gpu, batches;
     gpu.upload_points(pts);
+    batches.upload_points(pts);
+    batches.set_scratch_limit(size_t(1) << 20);  // several batches, the scratch sets alternating
     cuda::msm_options affine;
-    affine.ones_affine_min = 1;
+    affine.ones = cuda::msm_sum::batch_affine;
     cuda::msm_options xyzz;
-    xyzz.ones_affine_min = SIZE_MAX;
+    xyzz.ones = cuda::msm_sum::xyzz;
     for (size_t n : {size_t(1), size_t(2), size_t(127), size_t(129), size_t(1000), pts.size()}) {
         std::vector<fr_t> ones(n, fr_t::one());
         std::span<const affine_t<F>> ps(pts.data(), n);
@@ -315,17 +307,11 @@ void check_ones_batch_affine(const std::vector<affine_t<F>>& pts, uint64_t seed)
         EXPECT_EQ(gpu.run(ones, &rep, affine), want) << "n=" << n;
         EXPECT_EQ(rep.ones, n);
         EXPECT_EQ(gpu.run(ones, &rep, xyzz), want) << "n=" << n << " (XYZZ)";
-        for (unsigned rounds : {1u, 3u, 7u}) {
-            cuda::msm_options o = affine;
-            o.ones_affine_rounds = rounds;
-            EXPECT_EQ(gpu.run(ones, nullptr, o), want) << "n=" << n << " rounds=" << rounds;
-        }
+        EXPECT_EQ(batches.run(ones, &rep, affine), want) << "n=" << n << " under a scratch limit";
     }
-    cuda::msm_options batches = affine;  // several batches, the scratch sets alternating
-    batches.affine_batch_pairs = 500;
     for (shape s : {shape::porep, shape::edge}) {
         check(gpu, pts, pts.size(), s, ++seed, affine);
-        check(gpu, pts, pts.size(), s, ++seed, batches);
+        check(batches, pts, pts.size(), s, ++seed, affine);
     }
 }
 
@@ -480,18 +466,19 @@ void check_shared_ranges(const affine_t<F>& gen, uint64_t seed, size_t n) {
     gpu.upload_points(all);
     limited.upload_points(all);
     limited.set_scratch_limit(1);
-    struct variant {
-        unsigned accumulate = 0;
-        size_t ones_affine_min = 0;
+    struct sums {
+        cuda::msm_sum buckets, ones;
     };
-    for (const variant v : {variant{}, variant{1, SIZE_MAX}, variant{9, 1}}) {
+    using S = cuda::msm_sum;
+    // G2's buckets have no XYZZ sum: its ones alone go that way.
+    const sums xyzz{std::is_same_v<F, ff::fp_t> ? S::xyzz : S::by_size, S::xyzz};
+    for (const sums v : {sums{S::by_size, S::by_size}, xyzz, sums{S::batch_affine, S::batch_affine}}) {
         for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
             const auto sc = make_scalars(n, s, ++seed);
             const auto want = want_of(sc);
             cuda::msm_options opt;
-            opt.accumulate_variant = v.accumulate;
-            opt.ones_affine_min = v.ones_affine_min;
-            if (v.accumulate == 9) opt.chunk = 64;
+            opt.buckets = v.buckets;
+            opt.ones = v.ones;
             opt.timing = true;
             for (auto* ctx : {&gpu, &limited}) {
                 cuda::msm_report rep;
@@ -499,8 +486,9 @@ void check_shared_ranges(const affine_t<F>& gen, uint64_t seed, size_t n) {
                 const auto got = ctx->run_uploaded_ranges(firsts, n, &rep, opt);
                 ASSERT_EQ(got.size(), firsts.size());
                 for (size_t k = 0; k < firsts.size(); ++k)
-                    EXPECT_EQ(got[k], want[k]) << "range " << k << " variant " << v.accumulate << " " << name(s)
-                                               << (ctx == &limited ? " under a scratch limit" : "");
+                    EXPECT_EQ(got[k], want[k])
+                        << "range " << k << " sums " << int(v.buckets) << "/" << int(v.ones) << " " << name(s)
+                        << (ctx == &limited ? " under a scratch limit" : "");
                 EXPECT_EQ(rep.zeros + rep.ones + rep.others, n) << "one classification for all the ranges";
                 if (ctx == &limited && rep.others > 0) {
                     EXPECT_EQ(rep.passes, rep.windows);
@@ -538,8 +526,8 @@ TEST_F(CudaMsm, RangesShareOneRunOfTheirScalars) {
 }
 
 // Precomputed window multiples (msm_context::precompute_window_multiples): every window's digits go into one
-// set of buckets through the points 2^(w c) P. Checked against the CPU at several widths, with the default
-// accumulation, the plain one and the batch-affine rounds, for a range of the resident points, and chosen by
+// set of buckets through the points 2^(w c) P. Checked against the CPU at several widths, with the bucket sum
+// the sizes choose and each forced (G1), for a range of the resident points, and chosen by
 // the cost model; the points themselves are unchanged, writing points drops the multiples, and a memory cap
 // below the table's size leaves none.
 template <class F>
@@ -555,18 +543,17 @@ void check_multiples(const affine_t<F>& gen, uint64_t seed, std::initializer_lis
     for (unsigned c : widths) {
         ASSERT_EQ(gpu.precompute_window_multiples(c), c);
         EXPECT_EQ(gpu.multiples_window(), c);
-        for (unsigned variant : {0u, 1u, 9u}) {
+        for (cuda::msm_sum how : bucket_sums<F>()) {
             for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
                 auto sc = make_scalars(pts.size(), s, ++seed);
                 cuda::msm_options opt;
                 opt.window_bits = c;
-                opt.accumulate_variant = variant;
-                if (variant == 9) opt.chunk = 64;
+                opt.buckets = how;
                 cuda::msm_report rep;
                 gpu.upload_scalars(sc);
                 EXPECT_EQ(gpu.run_uploaded_range(head.size(), sc.size(), &rep, opt),
                           msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc))
-                    << "c=" << c << " variant=" << variant << " shape=" << name(s);
+                    << "c=" << c << " sum=" << int(how) << " shape=" << name(s);
                 EXPECT_EQ(rep.multiples, rep.others > 0);
             }
         }
@@ -610,8 +597,8 @@ TEST_F(CudaMsm, WindowMultiplesMatchCpu) {
 }
 
 // A scratch limit (msm_context::set_scratch_limit) splits Pippenger's windows into passes: one window per
-// pass at the smallest limit, a few at a middling one; the results stay the CPU's, with every accumulation
-// kind (the batch-affine rounds then run in small batches), the multiples are passed over where their one pass
+// pass at the smallest limit, a few at a middling one; the results stay the CPU's, with each bucket sum (the
+// batch-affine rounds then run in small batches), the multiples are passed over where their one pass
 // would not fit, and a context under the limit holds less scratch than one without it.
 template <class F>
 void check_scratch_limit(const affine_t<F>& gen, uint64_t seed) {
@@ -620,17 +607,16 @@ void check_scratch_limit(const affine_t<F>& gen, uint64_t seed) {
     for (auto* g : {&unlimited, &one, &few}) g->upload_points(pts);
     one.set_scratch_limit(1);
     few.set_scratch_limit(size_t(1) << 20);
-    for (unsigned variant : {0u, 1u, 9u}) {
+    for (cuda::msm_sum how : bucket_sums<F>()) {
         for (shape s : {shape::random, shape::porep, shape::edge, shape::repeated}) {
             auto sc = make_scalars(pts.size(), s, ++seed);
             const auto want = msm::multi_exp<F>(std::span<const affine_t<F>>(pts), sc);
             cuda::msm_options opt;
-            opt.accumulate_variant = variant;
-            if (variant == 9) opt.chunk = 64;
+            opt.buckets = how;
             cuda::msm_report r_all, r_one, r_few;
-            EXPECT_EQ(unlimited.run(sc, &r_all, opt), want) << "variant " << variant << " " << name(s);
-            EXPECT_EQ(one.run(sc, &r_one, opt), want) << "variant " << variant << " " << name(s);
-            EXPECT_EQ(few.run(sc, &r_few, opt), want) << "variant " << variant << " " << name(s);
+            EXPECT_EQ(unlimited.run(sc, &r_all, opt), want) << "sum " << int(how) << " " << name(s);
+            EXPECT_EQ(one.run(sc, &r_one, opt), want) << "sum " << int(how) << " " << name(s);
+            EXPECT_EQ(few.run(sc, &r_few, opt), want) << "sum " << int(how) << " " << name(s);
             if (r_all.others == 0) continue;
             EXPECT_EQ(r_all.passes, r_all.wide_windows < r_all.windows ? 2u : 1u) << "one pass per window width";
             EXPECT_EQ(r_one.passes, r_one.windows) << "one window per pass at the smallest limit";

@@ -41,7 +41,7 @@ void add_shifted(std::array<uint64_t, 9>& acc, uint64_t d, unsigned bit, bool ne
     }
 }
 
-// W = ceil(256 / c) windows, as msm.cu's windows_for.
+// W = ceil(256 / c) windows, as msm_window.hpp's windows_for.
 unsigned windows_of(unsigned c) { return (256 + c - 1) / c; }
 
 // As check_digits, over the windows of |split| (widths and bits from it).
@@ -108,7 +108,7 @@ TEST(DeviceDigitsOnHost, DigitsAddBackToTheScalar) {
 
 // The even split of 256 bits over W = ceil(256 / c) windows: the same W as c-bit windows, widths c or c - 1
 // (never more than c), the wide ones first, each window starting where the one below ends, 256 bits in all;
-// the partition's widths as BENCHMARKS.md names them.
+// the partition's widths as docs/benchmarks-history.md names them.
 TEST(DeviceDigitsOnHost, EvenSplitCoversTheScalarWithTheSameWindows) {
     for (unsigned c = 2; c <= 24; ++c) {
         const auto split = cuda::window_split::even_split(c);

@@ -1,5 +1,5 @@
 // The GPU MSM's window model (gpud/cuda/msm_window.hpp) on the host: the widths it picks for the shapes
-// measured on an H200 (BENCHMARKS.md, eleventh session), and the properties msm.cu relies on.
+// measured on an H200 (docs/benchmarks-history.md), and the properties msm.cu relies on.
 #include <gtest/gtest.h>
 
 #include <cstddef>

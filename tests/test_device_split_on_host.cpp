@@ -1,6 +1,6 @@
 // The GPU MSM's split-bucket step (gpud/cuda/msm_split.cuh) compiled for the host: the galloping run bounds
 // against std::lower_bound / upper_bound, and the whole step (bounds, short splits summed by their tail,
-// pairwise passes over the long ones, their write) run chunk by chunk in msm.cu's order over chunk results
+// pairwise passes over the long ones, their write) run chunk by chunk in msm_run.cuh's order over chunk results
 // like the accumulation kernels leave, against each bucket's sum made directly. The "points" are integers
 // under addition: the step only ever adds partial sums, so the bookkeeping is what is under test.
 // test_cuda_msm checks the same code on a GPU with curve points, a scalar repeated over the whole MSM too.
@@ -101,7 +101,7 @@ chunked accumulate_chunks(const std::vector<uint32_t>& keys, const std::vector<u
     return r;
 }
 
-// msm.cu's sequence: the bounds kernel, the short splits' sums, then the passes while a long split reaches that far, then the write.
+// msm_run.cuh's sequence: the bounds kernel, the short splits' sums, then the passes while a long split reaches that far, then the write.
 // On the GPU a pass's chunks run in any order at once, which is right only if no position is both read and
 // written in one pass: each pass here takes the chunks in a fresh random order, so a pass that breaks that
 // rule sums wrongly.

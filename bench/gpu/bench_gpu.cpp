@@ -12,14 +12,12 @@
 //   (--sweep-log: the window sweep at 2^L as well as at 2^24)
 //   cuzk_bench_gpu --multiples [--max-log-msm 26] [--reps 5]   (precomputed window multiples; see multiples_bench)
 //   cuzk_bench_gpu --one-msm [--max-log-msm L] [--g2] [--porep] [--with-multiples C] [--window-bits c[,c...]]
-//                  [--accumulate-variant V] [--affine-rounds R[,R...]] [--affine-schedule S[,S...]] [--affine-threads T[,T...]]
-//                  [--affine-invert-group G[,G...]] [--ones-affine-rounds R[,R...]] [--ones-xyzz]
-//                  [--affine-batch-log B] [--chunk K] [--uniform-windows U[,U...]] [--reps 5]
-//   (one MSM timed with those msm_options and checked against the default options' result; --uniform-windows 1:
+//                  [--buckets xyzz|batch-affine] [--ones xyzz|batch-affine] [--uniform-windows U[,U...]] [--reps 5]
+//   (one MSM timed with those msm_options and checked against the default options' result; --buckets and
+//   --ones force one of the production sums where the sizes would choose (msm_sum); --uniform-windows 1:
 //   every window c bits, as before the even split; 0: the default)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--census F] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points] [--h-sweep]
-//                  [--g1-affine-schedule S] [--g1-affine-threads T] [--g2-affine-schedule S] [--g2-affine-threads T]
 //                  [--uniform-windows] [--separate-la] [--phases]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
@@ -52,9 +50,9 @@
 // ended: B_G2's scalars and row a prestaged, B_G1's MSM beside the rows' copies reading B_G2's scalars in the
 // G2 context (the backend's in a steady state: B_G2's scalars and row a copied by the previous lock holder,
 // so only rows b and c at the start, and the next partition's copied by the B_G2 thread through the same
-// prestage_board, row a into the NTT context's spare slot); the same with row a copied under the lock (this
-// session's first), with B_G1 last (the eighteenth session's), B_G2's scalars alone first (the sixteenth's),
-// and the rows first with B_G2's upload beside row a (the fifteenth's).
+// prestage_board, row a into the NTT context's spare slot); and gpud's earlier orders, for comparison: the
+// same with row a copied under the lock, with B_G1 last (commit c57b61e), B_G2's scalars alone first
+// (commit 2b459e7), and the rows first with B_G2's upload beside row a (commit 64c2c09).
 // Then whether pinning on one thread slows the GPU work of another (gpud: one worker pins in prepare while
 // another holds the lock): the kernels with the L/A/B uploads from pinned memory, alone and while a second
 // thread pins and unpins rows a, b, c (12 GiB at 2^27) in a loop.
@@ -194,8 +192,8 @@ void record(const std::string& what, double ms, const std::string& note = "") {
 
 // --multiples: G1 MSM with precomputed window multiples (msm.hpp precompute_window_multiples) at 2^20 to
 // 2^max: per size the plain MSM (the default path), then per window width the time to make the multiples,
-// the MSM through them with the default accumulation and with the batch-affine rounds, random and
-// PoRep-like, each result checked against the plain MSM's (and at 2^20 the plain one against the CPU).
+// the MSM through them with the bucket sum the sizes choose and with each forced (XYZZ, batch-affine), random
+// and PoRep-like, each result checked against the plain MSM's (and at 2^20 the plain one against the CPU).
 int multiples_bench(int max_log_msm, int reps) {
     try {
         std::printf("device: %s\n", cuda::device_description(0).c_str());
@@ -234,37 +232,30 @@ int multiples_bench(int max_log_msm, int reps) {
                        std::to_string((256 + c - 1) / c) + " windows of the points");
                 for (int shape = 0; shape < 2; ++shape) {
                     g1.upload_scalars(std::span<const fr_t>((shape == 0 ? rnd : porep).data(), n));
-                    // 0: the default (variant_of in msm.cu); 7: the XYZZ kernel; 9: batch-affine, 2 to 5 rounds.
-                    for (unsigned variant : {0u, 7u, 9u}) {
-                        for (unsigned rounds : {2u, 3u, 4u, 5u}) {
-                            if (variant != 9 && rounds != 2) continue;
-                            if (variant == 9 && shape == 1 && rounds != 3) continue;
-                            cuda::msm_options opt;
-                            opt.window_bits = shape == 0 ? c : 0;  // PoRep-like: the cost model decides
-                            opt.accumulate_variant = variant;
-                            if (variant == 9) opt.affine_rounds = rounds;
-                            bool same = true;
-                            cuda::msm_report rep;
-                            double ms = median_ms(r, [&] {
-                                same = same && g1.run_uploaded(n, &rep, opt) == want[shape];
-                            });
-                            all_same = all_same && same;
-                            cuda::msm_options timed = opt;
-                            timed.timing = true;
-                            g1.run_uploaded(n, &rep, timed);
-                            char what[160], note[240];
-                            const std::string how = variant == 0   ? "default (variant " + std::to_string(rep.accumulate_variant) + ")"
-                                                    : variant == 7 ? std::string("XYZZ (variant 7)")
-                                                                   : "batch-affine " + std::to_string(rounds) + " rounds";
-                            std::snprintf(what, sizeof what, "%s %s, multiples c=%u, %s", size.c_str(),
-                                          shape == 0 ? "random" : "PoRep-like", c, how.c_str());
-                            std::snprintf(note, sizeof note,
-                                          "%s; used c=%u%s; sort %.1f, accumulate %.1f, reduce %.1f, ones %.1f ms",
-                                          same ? "== plain" : "MISMATCH with the plain MSM", rep.window_bits,
-                                          rep.multiples ? " with multiples" : " without multiples", rep.ms_sort,
-                                          rep.ms_accumulate, rep.ms_reduce, rep.ms_ones);
-                            record(what, ms, note);
-                        }
+                    for (cuda::msm_sum how : {cuda::msm_sum::by_size, cuda::msm_sum::xyzz, cuda::msm_sum::batch_affine}) {
+                        cuda::msm_options opt;
+                        opt.window_bits = shape == 0 ? c : 0;  // PoRep-like: the cost model decides
+                        opt.buckets = how;
+                        bool same = true;
+                        cuda::msm_report rep;
+                        double ms = median_ms(r, [&] {
+                            same = same && g1.run_uploaded(n, &rep, opt) == want[shape];
+                        });
+                        all_same = all_same && same;
+                        cuda::msm_options timed = opt;
+                        timed.timing = true;
+                        g1.run_uploaded(n, &rep, timed);
+                        char what[160], note[240];
+                        const std::string sum = std::string(rep.batch_affine ? "batch-affine" : "XYZZ") +
+                                                (how == cuda::msm_sum::by_size ? " (by size)" : "");
+                        std::snprintf(what, sizeof what, "%s %s, multiples c=%u, %s", size.c_str(),
+                                      shape == 0 ? "random" : "PoRep-like", c, sum.c_str());
+                        std::snprintf(note, sizeof note,
+                                      "%s; used c=%u%s; sort %.1f, accumulate %.1f, reduce %.1f, ones %.1f ms",
+                                      same ? "== plain" : "MISMATCH with the plain MSM", rep.window_bits,
+                                      rep.multiples ? " with multiples" : " without multiples", rep.ms_sort,
+                                      rep.ms_accumulate, rep.ms_reduce, rep.ms_ones);
+                        record(what, ms, note);
                     }
                 }
             }
@@ -325,6 +316,19 @@ const char* arg_str(int argc, char** argv, const char* name) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
     return nullptr;
+}
+
+// --buckets / --ones: "xyzz" or "batch-affine" forces that sum (msm_sum); absent: by size.
+cuda::msm_sum sum_arg(int argc, char** argv, const char* name) {
+    const char* v = arg_str(argc, argv, name);
+    if (v == nullptr) return cuda::msm_sum::by_size;
+    if (std::strcmp(v, "xyzz") == 0) return cuda::msm_sum::xyzz;
+    if (std::strcmp(v, "batch-affine") == 0) return cuda::msm_sum::batch_affine;
+    throw std::invalid_argument(std::string(name) + ": \"xyzz\" or \"batch-affine\", not \"" + v + "\"");
+}
+
+const char* sum_name(cuda::msm_sum how) {
+    return how == cuda::msm_sum::by_size ? "by size" : how == cuda::msm_sum::xyzz ? "XYZZ" : "batch-affine";
 }
 
 long long arg_ll(int argc, char** argv, const char* name, long long def) {
@@ -483,13 +487,7 @@ int partition_bench(int argc, char** argv) {
         const bool pageable = !has_flag(argc, argv, "--no-pageable");
         unsigned h_passes = 0;
         const bool separate_la = has_flag(argc, argv, "--separate-la") || !a_shares_l;
-        // Batch-affine schedules and threads per block other than the defaults (msm_options; 0: the default),
-        // to time a candidate in the partition before it becomes the default.
         cuda::msm_options g1_opt, g2_opt;
-        g1_opt.affine_schedule = unsigned(arg_int(argc, argv, "--g1-affine-schedule", 0));
-        g1_opt.affine_threads = unsigned(arg_int(argc, argv, "--g1-affine-threads", 0));
-        g2_opt.affine_schedule = unsigned(arg_int(argc, argv, "--g2-affine-schedule", 0));
-        g2_opt.affine_threads = unsigned(arg_int(argc, argv, "--g2-affine-threads", 0));
         // --uniform-windows: every window c bits wide, as before the even split.
         g1_opt.uniform_windows = g2_opt.uniform_windows = has_flag(argc, argv, "--uniform-windows");
 
@@ -624,7 +622,7 @@ int partition_bench(int argc, char** argv) {
             // B_G1, B_G2 joined; with the next partition's B_G2 scalars copied by the B_G2 thread (prestaged),
             // when that copy ended (b2 next).
             enum { b2_up, h_done, hmsm_done, l_done, a_done, b_done, b2_done, b2_next, a_next, steps };
-            // rows_first: the fifteenth session's order; b_g2_first: the sixteenth's; prestaged: the eighteenth's
+            // rows_first: gpud's order of commit 64c2c09; b_g2_first: of 2b459e7; prestaged: of c57b61e
             // in a steady state, where the previous holder copied this partition's B_G2 scalars (none to copy at
             // the start) and this one copies the next's (the same vector here: a partition of the same shape)
             // through the same prestage_board as cuda_backend, in the window from the H transforms to the
@@ -824,17 +822,17 @@ int partition_bench(int argc, char** argv) {
                      gpud_same ? "equal to the runs above" : "DIFFERENT",
                      prestaged_copied ? "" : "; the next's scalars or row a were NOT copied");
             record("partition: GPU work under the lock, gpud's sequence", median(t_gpud), note);
-            snprintf(note, sizeof note, "median of %d; the eighteenth session's order: B_G1 after A, its scalars copied"
+            snprintf(note, sizeof note, "median of %d; gpud's order of commit c57b61e: B_G1 after A, its scalars copied"
                      " into H's slot", reps);
             record("partition: GPU work under the lock, B_G2 prestaged, B_G1 last", median(t_gpud_prestaged), note);
-            snprintf(note, sizeof note, "median of %d; this session's first order: B_G1 beside the rows' copies, row a"
+            snprintf(note, sizeof note, "median of %d; B_G1 beside the rows' copies, row a"
                      " copied under the lock", reps);
             record("partition: GPU work under the lock, B_G1 first, row a not prestaged", median(t_gpud_b_g1_first),
                    note);
-            snprintf(note, sizeof note, "median of %d; the sixteenth session's order: B_G2's scalars copied first",
+            snprintf(note, sizeof note, "median of %d; gpud's order of commit 2b459e7: B_G2's scalars copied first",
                      reps);
             record("partition: GPU work under the lock, B_G2's scalars first", median(t_gpud_first), note);
-            snprintf(note, sizeof note, "median of %d; the fifteenth session's order: B_G2's upload beside row a's copy",
+            snprintf(note, sizeof note, "median of %d; gpud's order of commit 64c2c09: B_G2's upload beside row a's copy",
                      reps);
             record("partition: GPU work under the lock, rows first", median(t_gpud_rows_first), note);
             if (!readback_ok || !gpud_same || !prestaged_copied || !la_same) return 1;
@@ -902,7 +900,7 @@ int partition_bench(int argc, char** argv) {
             if (!same) return 1;
         }
         if (has_flag(argc, argv, "--h-sweep")) {
-            // The H MSM alone under other accumulations and widths, each result checked against the default's.
+            // The H MSM alone under other bucket sums and widths, each result checked against the default's.
             for (int sl = 0; sl < 3; ++sl) ntt.fill_random(sl, L, 9000 + sl);
             ntt.compute_h_resident(L);
             ntt.synchronize();
@@ -910,22 +908,22 @@ int partition_bench(int argc, char** argv) {
             cuda::msm_report dr;
             const auto want = g1.run_uploaded_range(first_h, n_h, &dr);
             struct setting {
-                unsigned variant, c, rounds;
+                cuda::msm_sum buckets;
+                unsigned c;
             };
-            for (const setting st : {setting{0, 0, 0}, setting{9, 22, 3}, setting{9, 21, 3}, setting{9, 20, 3},
-                                     setting{9, 22, 4}, setting{7, 21, 0}}) {
+            using S = cuda::msm_sum;
+            for (const setting st : {setting{S::by_size, 0}, setting{S::batch_affine, 22}, setting{S::batch_affine, 21},
+                                     setting{S::batch_affine, 20}, setting{S::xyzz, 21}}) {
                 cuda::msm_options o;
-                o.accumulate_variant = st.variant;
+                o.buckets = st.buckets;
                 o.window_bits = st.c;
-                o.affine_rounds = st.rounds;
                 bool same = true;
                 const double ms =
                     median_ms(2, [&] { same = same && g1.run_uploaded_range(first_h, n_h, nullptr, o) == want; });
-                std::snprintf(note, sizeof note, "%s (default: c=%u, variant %u)",
-                              same ? "== default" : "MISMATCH with the default", dr.window_bits, dr.accumulate_variant);
-                record("  H MSM, variant " + std::to_string(st.variant) + ", c=" + std::to_string(st.c) + ", rounds " +
-                           std::to_string(st.rounds),
-                       ms, note);
+                std::snprintf(note, sizeof note, "%s (default: c=%u, %s)", same ? "== default" : "MISMATCH with the default",
+                              dr.window_bits, dr.batch_affine ? "batch-affine" : "XYZZ");
+                const char* sum = st.buckets == S::by_size ? "by size" : st.buckets == S::xyzz ? "XYZZ" : "batch-affine";
+                record("  H MSM, " + std::string(sum) + ", c=" + std::to_string(st.c), ms, note);
                 if (!same) return 1;
             }
         }
@@ -1001,36 +999,22 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
         auto sc = make_scalars(n, porep, 7);
         ctx.upload_scalars(sc);
         cuda::msm_options opt;
-        opt.accumulate_variant = unsigned(arg_int(argc, argv, "--accumulate-variant", 0));
-        opt.chunk = unsigned(arg_int(argc, argv, "--chunk", 0));
-        const int batch_log = arg_int(argc, argv, "--affine-batch-log", 0);
-        if (batch_log > 0) opt.affine_batch_pairs = size_t(1) << batch_log;
+        opt.buckets = sum_arg(argc, argv, "--buckets");
+        opt.ones = sum_arg(argc, argv, "--ones");
         // --with-multiples C: through precomputed window multiples of width C, the default run as well.
         const unsigned mc = unsigned(arg_int(argc, argv, "--with-multiples", 0));
         if (mc && ctx.precompute_window_multiples(mc) != mc)
             throw std::runtime_error("--with-multiples " + std::to_string(mc) + ": the multiples were not made");
         const auto want = ctx.run_uploaded(n);
-        if (has_flag(argc, argv, "--ones-xyzz")) opt.ones_affine_min = SIZE_MAX;
-        // --window-bits, --affine-rounds, --affine-schedule, --affine-threads, --affine-invert-group,
-        // --ones-affine-rounds and --uniform-windows may be lists ("37,165"): each combination timed in turn on
-        // the same points and scalars. --ones-xyzz: the one-scalars summed by XYZZ additions in the timed runs.
+        // --window-bits and --uniform-windows may be lists ("20,22"): each combination timed in turn on the same
+        // points and scalars.
         std::vector<cuda::msm_options> runs;
         for (unsigned bits : arg_list(argc, argv, "--window-bits", 0))
-            for (unsigned rounds : arg_list(argc, argv, "--affine-rounds", 0))
-                for (unsigned schedule : arg_list(argc, argv, "--affine-schedule", 0))
-                    for (unsigned threads : arg_list(argc, argv, "--affine-threads", 0))
-                        for (unsigned group : arg_list(argc, argv, "--affine-invert-group", 0))
-                            for (unsigned ones_rounds : arg_list(argc, argv, "--ones-affine-rounds", 0))
-                                for (unsigned uniform : arg_list(argc, argv, "--uniform-windows", 0)) {
-                                    runs.push_back(opt);
-                                    runs.back().window_bits = bits;
-                                    runs.back().affine_rounds = rounds;
-                                    runs.back().affine_schedule = schedule;
-                                    runs.back().affine_threads = threads;
-                                    runs.back().affine_invert_group = group;
-                                    runs.back().ones_affine_rounds = ones_rounds;
-                                    runs.back().uniform_windows = uniform != 0;
-                                }
+            for (unsigned uniform : arg_list(argc, argv, "--uniform-windows", 0)) {
+                runs.push_back(opt);
+                runs.back().window_bits = bits;
+                runs.back().uniform_windows = uniform != 0;
+            }
         bool all_same = true;
         for (const cuda::msm_options& o : runs) {
             bool same = true;
@@ -1039,17 +1023,15 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
             cuda::msm_options timed = o;
             timed.timing = true;
             ctx.run_uploaded(n, &rep, timed);
-            std::printf("%s MSM 2^%d%s: %.2f ms (variant %u, rounds %u, schedule %u, threads %u, invert group %u, "
-                        "chunk %u, c %u (%u of %u windows that wide)%s, batch 2^%d, ones %s %u; phases ms: classify %.1f, ones %.1f, sort %.1f, accumulate %.1f, "
-                        "reduce %.1f, finish %.1f; %zu ones, %zu others), %s\n",
+            std::printf("%s MSM 2^%d%s: %.2f ms (buckets %s, ones %s, c %u (%u of %u windows that wide)%s; phases ms: "
+                        "classify %.1f, ones %.1f, sort %.1f, accumulate %.1f, reduce %.1f, finish %.1f; %zu ones, %zu "
+                        "others), %s\n",
                         std::is_same_v<F, ff::fp_t> ? "G1" : "G2", max_log_msm, porep ? " PoRep-like" : " random", ms,
-                        rep.accumulate_variant, o.affine_rounds, o.affine_schedule, o.affine_threads,
-                        o.affine_invert_group, o.chunk, rep.window_bits, rep.wide_windows, rep.windows,
-                        rep.multiples ? " with multiples" : "", batch_log, o.ones_affine_min == SIZE_MAX ? "xyzz" : "rounds", o.ones_affine_rounds,
-                        rep.ms_classify, rep.ms_ones, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce,
-                        rep.ms_finish, rep.ones, rep.others,
-                        same ? "== default options" : "MISMATCH with the default options");
-            if (rep.accumulate_variant == 9) {
+                        rep.batch_affine ? "batch-affine" : "XYZZ", sum_name(o.ones), rep.window_bits,
+                        rep.wide_windows, rep.windows, rep.multiples ? " with multiples" : "", rep.ms_classify,
+                        rep.ms_ones, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce, rep.ms_finish, rep.ones,
+                        rep.others, same ? "== default options" : "MISMATCH with the default options");
+            if (rep.batch_affine) {
                 using R = cuda::msm_report;
                 std::printf("  batch-affine kernels within the accumulation, ms (one stream only): first pairs %.1f, "
                             "inversions %.1f, sums %.1f, later pairs %.1f, rests %.1f\n",
@@ -1088,9 +1070,8 @@ int main(int argc, char** argv) {
         return rc;
     }
     // --one-msm: one G1 MSM shape only (G2 with --g2), 2^--max-log-msm random scalars (PoRep-like with
-    // --porep), --reps times with msm_options from --accumulate-variant, --affine-rounds, --chunk,
-    // --window-bits, --affine-batch-log (2^L pairs per batch): a short run to put under a profiler (nsys,
-    // ncu), or one point of a sweep.
+    // --porep), --reps times with msm_options from --buckets, --ones, --window-bits and --uniform-windows: a
+    // short run to put under a profiler (nsys, ncu), or one point of a sweep.
     // --one-ntt: one forward NTT and one H pipeline at 2^--max-log-ntt, --reps times (for profilers).
     if (has_flag(argc, argv, "--one-ntt")) {
         try {
@@ -1215,52 +1196,24 @@ int main(int argc, char** argv) {
                     double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
                     record("G1 MSM 2^" + std::to_string(log_n) + " random, c=" + std::to_string(c), ms, "window sweep");
                 }
-                // Batch-affine accumulation (variant 9): rounds x window width, 64 pairs per chunk; each
-                // result checked against the default variant's.
+                // Both bucket sums forced x window width; each result checked against the default's.
                 const auto want = g1.run_uploaded(n);
-                for (unsigned rounds : {2u, 3u, 4u, 5u}) {
+                for (cuda::msm_sum how : {cuda::msm_sum::xyzz, cuda::msm_sum::batch_affine}) {
                     for (unsigned c : {0u, 18u, 20u, 22u}) {
                         cuda::msm_options opt;
-                        opt.accumulate_variant = 9;
-                        opt.affine_rounds = rounds;
+                        opt.buckets = how;
                         opt.window_bits = c;
                         double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
                         cuda::msm_report rep;
                         opt.timing = true;
                         bool same = g1.run_uploaded(n, &rep, opt) == want;
                         char what[120], note[160];
-                        std::snprintf(what, sizeof what, "G1 MSM 2^%d random, batch-affine %u rounds, c=%u", log_n,
-                                      rounds, rep.window_bits);
+                        std::snprintf(what, sizeof what, "G1 MSM 2^%d random, %s, c=%u", log_n, sum_name(how),
+                                      rep.window_bits);
                         std::snprintf(note, sizeof note, "%s; sort %.1f, accumulate %.1f, reduce %.1f ms",
-                                      same ? "== default variant" : "MISMATCH with the default variant", rep.ms_sort,
+                                      same ? "== default" : "MISMATCH with the default", rep.ms_sort,
                                       rep.ms_accumulate, rep.ms_reduce);
                         record(what, ms, note);
-                    }
-                }
-            }
-            if (max_log_msm >= 24) {
-                size_t n = size_t(1) << 24;
-                g1.upload_scalars(std::span<const fr_t>(rnd.data(), n));
-                // Accumulation variants (msm.hpp) x pairs per thread, at 2^24 random and PoRep-like.
-                for (int shape = 0; shape < 2; ++shape) {
-                    if (shape == 1) g1.upload_scalars(std::span<const fr_t>(porep.data(), n));
-                    for (unsigned variant : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u}) {
-                        for (unsigned chunk : {32u, 64u, 128u}) {
-                            if (variant == 9 && chunk > 64) continue;  // at most 64 (msm.hpp)
-                            cuda::msm_options opt;
-                            opt.accumulate_variant = variant;
-                            opt.chunk = chunk;
-                            double ms = median_ms(3, [&] { g1.run_uploaded(n, nullptr, opt); });
-                            cuda::msm_report rep;
-                            opt.timing = true;
-                            g1.run_uploaded(n, &rep, opt);
-                            char what[120], note[120];
-                            std::snprintf(what, sizeof what, "G1 MSM 2^24 %s, variant %u, chunk %u",
-                                          shape == 0 ? "random" : "PoRep-like", variant, chunk);
-                            std::snprintf(note, sizeof note, "accumulation sweep; accumulate %.1f ms",
-                                          rep.ms_accumulate);
-                            record(what, ms, note);
-                        }
                     }
                 }
             }
@@ -1286,24 +1239,6 @@ int main(int argc, char** argv) {
                 std::snprintf(note, sizeof note, "c=%u; phases ms: sort %.1f, accumulate %.1f, reduce %.1f",
                               rep.window_bits, rep.ms_sort, rep.ms_accumulate, rep.ms_reduce);
                 record("G2 MSM 2^" + std::to_string(L) + " random", ms, note);
-                // The plain XYZZ kernel (variant 1) and batch-affine rounds against the default.
-                for (unsigned rounds : {0u, 2u, 3u, 4u}) {
-                    cuda::msm_options o;
-                    o.accumulate_variant = rounds == 0 ? 1 : 9;
-                    o.affine_rounds = rounds;
-                    const auto want = g2.run_uploaded(n);
-                    bool same = true;
-                    double t = median_ms(L >= 24 ? 3 : reps, [&] { same = same && g2.run_uploaded(n, &rep, o) == want; });
-                    o.timing = true;
-                    g2.run_uploaded(n, &rep, o);
-                    std::snprintf(note, sizeof note, "%s; c=%u; phases ms: sort %.1f, accumulate %.1f, reduce %.1f",
-                                  same ? "== default" : "MISMATCH with the default", rep.window_bits, rep.ms_sort,
-                                  rep.ms_accumulate, rep.ms_reduce);
-                    record("G2 MSM 2^" + std::to_string(L) + " random, " +
-                               (rounds == 0 ? std::string("plain XYZZ (variant 1)")
-                                            : "batch-affine " + std::to_string(rounds) + " rounds"),
-                           t, note);
-                }
             }
             {
                 cuda::g2_msm_context small;

@@ -10,7 +10,7 @@
 // The sorted pairs are cut into chunks of CHUNK; a warp takes 32 consecutive chunks. Per round a run of L
 // points of one bucket in a chunk makes floor(L / 2) pairs and ceil(L / 2) outputs; a step-by-step warp
 // takes as many steps as its chunk with the most outputs, a lockstep warp as many as its chunk with the most
-// pairs. Deterministic (fixed seed), so BENCHMARKS.md's figures rerun exactly.
+// pairs. Deterministic (fixed seed), so docs/benchmarks-history.md's figures rerun exactly.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

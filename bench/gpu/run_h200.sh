@@ -18,7 +18,8 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # Which benchmarks follow the tests: "kernels" (MSM, NTT, H tables), "partition" (cuzk_bench_gpu --partition:
 # GPU time of a synthetic 32 GiB-shape partition) and "multiples" (below) by default. "profile" adds Nsight Compute (ncu)
 # reports of the MSM accumulation and NTT pass kernels at 2^20 (where ncu can read the counters). "field"
-# (cuzk_bench_gpu_field): the Montgomery multiplication schedules and the bucket step timed against each
+# (cuzk_field_bench, an experiment: bench/gpu/experiments, built with -DCUZK_BUILD_EXPERIMENTS=ON): the
+# production Montgomery multiplication and the experiments' schedules and the bucket step timed against each
 # other, the instruction mix of each (cuobjdump + sass_histogram.py) and, where ncu reads the counters,
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
@@ -29,7 +30,7 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # "--no-pageable --reps 2": the kernels, pinned copies and gpud's sequence, without the pageable copies and
 # the pinning-beside step that take most of the full mode's ~7 minutes).
 # "sweep": one cuzk_bench_gpu --one-msm run per ';'-separated argument list in SWEEP_ARGS (e.g.
-# "--max-log-msm 24 --accumulate-variant 9 --affine-rounds 4; --max-log-msm 24 --g2"), each checked against
+# "--max-log-msm 24 --buckets batch-affine; --max-log-msm 24 --g2"), each checked against
 # the default options' result. "kernelsums": every kernel of cuzk_bench_gpu --one-msm KERNELSUM_ARGS timed by ncu
 # (--cache-control none, one metric: no replay), summed per kernel name for each MSM run (ncu_kernel_sums.py).
 # "prepare" (bench_prepare, a CPU benchmark): prepare's scalar gathering at the 32 GiB shape on this machine's
@@ -63,15 +64,18 @@ else
   t0=$(date +%s)
   cpu_benchmarks=OFF
   targets=(test_cuda_msm test_cuda_ntt test_cuda_backend cuzk_bench_gpu)
+  experiments=OFF
   if [[ " $BENCH_MODES " == *" prepare "* ]]; then cpu_benchmarks=ON; targets+=(bench_prepare); fi
+  if [[ " $BENCH_MODES " == *" field "* ]]; then experiments=ON; targets+=(cuzk_field_bench); fi
   cmake -S "$SRC" -B "$BIN" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHITECTURES=90a \
-    -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=$cpu_benchmarks >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
+    -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCHMARKS=$cpu_benchmarks -DCUZK_BUILD_EXPERIMENTS=$experiments >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 2; }
   cmake --build "$BIN" --target "${targets[@]}" -j"$(nproc)" >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 2; }
   echo "build: $(( $(date +%s) - t0 )) s"
   for f in test_cuda_msm test_cuda_ntt test_cuda_backend; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
   ln -sf "$BIN/gpud/cuzk_bench_gpu" "$BIN/cuzk_bench_gpu"
   [ "$cpu_benchmarks" = OFF ] || ln -sf "$BIN/bench/bench_prepare" "$BIN/bench_prepare"
+  [ "$experiments" = OFF ] || ln -sf "$BIN/bench/gpu/experiments/cuzk_field_bench" "$BIN/cuzk_field_bench"
   run() { timeout "$STEP_TIMEOUT" "$@"; }
   profile_run() { timeout "$STEP_TIMEOUT" "$@"; }
 fi
@@ -88,29 +92,29 @@ for t in "${tests[@]}"; do
 done
 
 if [[ " $BENCH_MODES " == *" field "* ]]; then
-  run "$BIN/cuzk_bench_gpu_field" 2>&1 | tee "$OUT/bench_field.log"
+  run "$BIN/cuzk_field_bench" 2>&1 | tee "$OUT/bench_field.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   if command -v cuobjdump >/dev/null; then
-    cuobjdump --dump-sass "$BIN/cuzk_bench_gpu_field" >"$OUT/field.sass" 2>&1
+    cuobjdump --dump-sass "$BIN/cuzk_field_bench" >"$OUT/field.sass" 2>&1
     python3 "$SRC/bench/gpu/sass_histogram.py" mul_outline sqr_outline mul_chain_kernel bucket_chain_kernel \
       <"$OUT/field.sass" | tee "$OUT/field_sass_mix.txt" | cut -c1-400
     cuobjdump --dump-sass "$BIN/cuzk_bench_gpu" 2>/dev/null | python3 "$SRC/bench/gpu/sass_histogram.py" \
-      accumulate_kernel mul_outline pass_kernel >"$OUT/msm_sass_mix.txt"
+      accumulate_xyzz_kernel mul_outline pass_kernel >"$OUT/msm_sass_mix.txt"
     cut -c1-400 "$OUT/msm_sass_mix.txt"
   fi
   if command -v ncu >/dev/null; then
     LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" ncu --clock-control none --section ComputeWorkloadAnalysis --section SchedulerStats --section Occupancy \
       --section WarpStateStats --section InstructionStats -k regex:bucket_chain_kernel -c 3 \
-      "$BIN/cuzk_bench_gpu_field" --iters 64 --reps 1 >"$OUT/ncu_field.txt" 2>&1
+      "$BIN/cuzk_field_bench" --iters 64 --reps 1 >"$OUT/ncu_field.txt" 2>&1
     echo "ncu field: exit $?"
     grep -E "bucket_chain_kernel|Issued Ipc|Executed Ipc|No Eligible|Achieved Occupancy|Registers Per|Stall" "$OUT/ncu_field.txt" | head -40
-    # How busy each multiply pipe is under the inlined Fp schedules paired, hybrid and karatsuba (mont_mul 3,
-    # 4, 5) and the pipe microkernels: the fmaheavy (IMAD) / fp64 / alu figures of BENCHMARKS.md's fifth session.
+    # How busy each multiply pipe is under the Fp schedules (the production one and the experiments') and the
+    # pipe microkernels: the fmaheavy (IMAD) / fp64 / alu figures of docs/benchmarks-history.md.
     LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}" ncu --clock-control none --kernel-name-base mangled \
       --section SchedulerStats --section Occupancy \
       --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active \
-      -k 'regex:mul_chain_kernel.*fp_params.*Lb1ELNS2_8mont_mulE[345]|pipe_kernel' -c 12 \
-      "$BIN/cuzk_bench_gpu_field" --iters 64 --reps 1 >"$OUT/ncu_pipes.txt" 2>&1
+      -k 'regex:mul_chain_kernel|pipe_kernel' -c 12 \
+      "$BIN/cuzk_field_bench" --iters 64 --reps 1 >"$OUT/ncu_pipes.txt" 2>&1
     echo "ncu pipes: exit $?"
     grep -E "^  void|pipe_(fmaheavy|fp64|alu)_cycles|Issue Slots Busy" "$OUT/ncu_pipes.txt" | cut -c1-140 | head -60
   fi
@@ -164,7 +168,7 @@ if [[ " $BENCH_MODES " == *" profile "* ]]; then
   NCU=(ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats
        --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
   if command -v ncu >/dev/null; then
-    for k in accumulate_kernel pass_kernel; do
+    for k in accumulate_xyzz_kernel pass_kernel; do
       if [ -n "${1:-}" ] && [ -n "${LOADER:-}" ]; then
         profile_run "${NCU[@]}" -k "regex:$k" --launch-skip 1 -c 2 "$BIN/cuzk_bench_gpu" >"$OUT/ncu_$k.txt" 2>&1
       else

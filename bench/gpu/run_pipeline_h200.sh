@@ -18,7 +18,7 @@
 # `cuzk down`, `cuzk timeline` over the daemons' logs. Logs, config, status and timeline go to $OUT
 # (default ./pipeline-out); the bench summary and the timeline's gaps and efficiency are printed last.
 # On a failure the daemons' log tails are printed and the daemons stopped. Measured on the H200 box with the
-# defaults (ninth session): about 1 minute (65 partitions of ~122 ms of kernels each).
+# defaults: about 1 minute (65 partitions of ~122 ms of kernels each).
 # Concurrency 6: with the kernels of a mul:2097150 partition at ~122 ms, 3 jobs in flight left the GPU
 # waiting for synthesis (82.6 % busy in steady state), a load bound by the CPUs rather than the GPU;
 # 6 keep the GPU the busiest stage (99.9 %; BENCHMARKS.md).

@@ -1,4 +1,5 @@
-// Points of G1 (F = dev_fp) and G2 (F = dev_fp2) on the device: affine storage and XYZZ buckets.
+// Points of G1 (F = fp_t) and G2 (F = fp2_t: field.cuh's device fields) on the device: affine storage and
+// XYZZ buckets.
 // The bucket formulas are common/ec/xyzz.hpp's (EFD shortw/xyzz, a = 0: madd-2008-s 8M + 2S, add-2008-s
 // 12M + 2S, dbl-2008-s-1 6M + 3S, mdbl-2008-s 4M + 3S), compiled for the device. Layouts equal the host
 // ones (affine x, y; xyzz x, y, zz, zzz), so results are copied back bit for bit.

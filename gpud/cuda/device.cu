@@ -2,12 +2,6 @@
 #include <cstdio>
 
 #include "gpud/cuda/check.cuh"
-#include "gpud/cuda/field.cuh"
-
-// The multiplication schedules this build runs (field.cuh), named in every device description so that a
-// log or benchmark table says which arithmetic produced it.
-#define CUZK_STR2(x) #x
-#define CUZK_STR(x) CUZK_STR2(x)
 
 namespace cuzk::cuda {
 
@@ -27,9 +21,8 @@ std::string device_description(int device) {
     cudaDeviceProp p{};
     CUDA_OK(cudaGetDeviceProperties(&p, device));
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s, %d SMs, %.1f GiB, sm_%d%d; Fp mul %s, Fr mul %s", p.name,
-                  p.multiProcessorCount, double(p.totalGlobalMem) / double(1ull << 30), p.major, p.minor,
-                  CUZK_STR(CUZK_DEVICE_MUL_FP), CUZK_STR(CUZK_DEVICE_MUL_FR));
+    std::snprintf(buf, sizeof buf, "%s, %d SMs, %.1f GiB, sm_%d%d", p.name, p.multiProcessorCount,
+                  double(p.totalGlobalMem) / double(1ull << 30), p.major, p.minor);
     return buf;
 }
 

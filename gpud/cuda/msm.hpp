@@ -27,34 +27,19 @@
 
 namespace cuzk::cuda {
 
+// Which of the production sums a run takes: by_size, the one the sizes choose (G1's buckets: msm_window.hpp,
+// affine_runs_pay; G2's: batch-affine always; the one-scalars' points: batch-affine from G1_ONES_AFFINE_MIN or
+// G2_ONES_AFFINE_MIN on, msm_ones.cuh), or one of them forced, so that tests reach every path with small
+// inputs and benchmarks time one against the other where those thresholds were measured. xyzz: mixed XYZZ
+// additions; batch_affine: batch-affine rounds, then XYZZ additions for what they leave
+// (msm_batch_affine.cuh). G2's buckets have no XYZZ sum (invalid_argument).
+enum class msm_sum { by_size, xyzz, batch_affine };
+
 struct msm_options {
     unsigned window_bits = 0;  // 0: chosen from the number of non-0/1 scalars
     bool timing = false;       // fill the phase times of msm_report (CUDA events)
-    // Tuning knobs for benchmarks (0: default): sorted pairs per accumulation thread, and (G1 only) the
-    // accumulation kernel's variant: 1 plain, 2 prefetching the next point, 3 and 4 prefetching with the
-    // registers capped for 3 or 4 blocks of 128 threads per SM, 5 capped for 4 blocks without prefetch, 6 to 8
-    // as 1, 2 and 3 with the field multiplications inlined instead of called, 9 batch-affine pair rounds
-    // before the XYZZ additions (msm_batch_affine.cuh; at most 64 pairs per thread); G1
-    // defaults to 7 with 128 pairs per thread (9 from 2^25 sorted pairs and 48 per bucket on); G2 has
-    // 1 (64 pairs) and 9, its default (msm.cu says why).
-    unsigned chunk = 0;
-    unsigned accumulate_variant = 0;
-    unsigned affine_rounds = 0;      // variant 9: pair rounds before the XYZZ additions (0: G1 4, G2 6)
-    size_t affine_batch_pairs = 0;   // variant 9: sorted pairs per batch (0: 9.25 GiB of scratch per batch)
-    // Variant 9's schedule, bits (0: the default): 1 runs a batch's XYZZ rest beside the next batch's first
-    // pairs in one launch (else one after the other); 2 makes each round's pairs in the walk of the round
-    // before (else in a pass of their own); 8 (without 1) alternates the batches between two streams; 16 and
-    // 32 walk round 0's and the later rounds' sums in lockstep, one pair per step (msm_batch_affine.cuh); 64
-    // (G1, without bit 2) runs round 0's sums with their registers capped at 128 (pair_sums_capped_kernel); 4
-    // marks the schedule as given (so 4 alone is none of them). And its threads per block (0: 128).
-    unsigned affine_schedule = 0;
-    unsigned affine_threads = 0;
-    unsigned affine_invert_group = 0;  // variant 9: chunk totals per field inversion (0: 16)
-    // The one-scalars' points are summed as one bucket through the batch-affine rounds from this many on
-    // (0: 2^24 for G1, 2^22 for G2; SIZE_MAX: never, mixed XYZZ additions always), with this many rounds
-    // (0: 5).
-    size_t ones_affine_min = 0;
-    unsigned ones_affine_rounds = 0;
+    msm_sum buckets = msm_sum::by_size;  // how the buckets are summed
+    msm_sum ones = msm_sum::by_size;     // how the one-scalars' points are summed
     // Use the precomputed window multiples (precompute_window_multiples) where the cost model prefers them;
     // false: the plain windows (for comparisons).
     bool use_multiples = true;
@@ -72,16 +57,17 @@ struct msm_report {
     unsigned wide_windows = 0;  // windows of window_bits bits (the first ones); the rest are a bit narrower
     unsigned windows = 0;
     bool multiples = false;    // the precomputed window multiples were used: one set of buckets for all windows
-    unsigned accumulate_variant = 0;  // the accumulation kernel's variant (msm_options), 0 without Pippenger
+    bool batch_affine = false;  // the buckets went through the batch-affine rounds (msm_sum)
     unsigned passes = 0;       // Pippenger passes over the windows (more than one under a scratch limit)
     unsigned segments = 0;     // with the points in host memory: the segments streamed (their passes summed)
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
-    // Within ms_accumulate, the batch-affine rounds' kernels by kind (variant 9 on one stream; with two
-    // streams they overlap and stay 0), from events between consecutive launches: AFFINE_FIRST_PAIRS (round
-    // 0's pairs, with the previous batch's rest where the schedule runs them together), AFFINE_INVERT,
-    // AFFINE_SUMS, AFFINE_PAIRS (later rounds' own passes), AFFINE_REST (rests run alone).
+    // Within ms_accumulate, the batch-affine rounds' kernels by kind where they run on one stream (G1; G2 with
+    // one batch: its batches alternate between two streams, which overlap, and these stay 0), from events
+    // between consecutive launches: AFFINE_FIRST_PAIRS (round 0's pairs, with the previous batch's rest where
+    // they run together), AFFINE_INVERT, AFFINE_SUMS, AFFINE_PAIRS (the later rounds' pairs), AFFINE_REST
+    // (rests run alone).
     enum { AFFINE_FIRST_PAIRS, AFFINE_INVERT, AFFINE_SUMS, AFFINE_PAIRS, AFFINE_REST, AFFINE_KINDS };
     float ms_affine[AFFINE_KINDS] = {};
 };

@@ -1,15 +1,16 @@
-// Batch-affine rounds of the GPU MSM's bucket accumulation (msm.cu, accumulation variant 9).
+// Batch-affine rounds of the GPU MSM's bucket accumulation (msm_accumulate.cuh; sequenced by msm_run.cuh,
+// accumulate_batch_affine).
 //
 // Why: a mixed XYZZ addition costs 10 field multiplications; an affine addition
 //   lambda = (y_Q - y_P) / (x_Q - x_P), x = lambda^2 - x_P - x_Q, y = lambda (x_P - x) - y_P
 // costs 3 plus a division, and a round of many independent divisions shares one inversion (Montgomery's
 // trick: 3 multiplications per division), so ~6 per addition. The accumulation is bound by its
-// multiplications (BENCHMARKS.md), so fewer of them is the lever.
+// multiplications (docs/benchmarks-history.md), so fewer of them is the lever.
 //
-// How: the sorted (key, point) pairs are cut into the same chunks as accumulate_kernel's. Each round adds
+// How: the sorted (key, point) pairs are cut into chunks as for accumulate_xyzz_kernel. Each round adds
 // adjacent points of one bucket inside a chunk, pairwise, so a round halves the chunk's long runs; after the
 // rounds, the points left in each chunk (a few per bucket) go through mixed XYZZ additions into the same
-// results accumulate_kernel leaves (chunk_results), and the split-bucket passes after it are unchanged.
+// results accumulate_xyzz_kernel leaves (chunk_results), and the split-bucket passes after it are unchanged.
 // A round's divisions need the products of the x differences before them (Montgomery's trick), so the
 // pairs of a round are chosen, and their running product stored, one walk over the chunk before the walk
 // that adds them, in the opposite direction:
@@ -22,13 +23,12 @@
 //     points compacted to the front (forward) or the back (backward) of the chunk's slots, in place: the
 //     write position never passes the read position;
 //   round r + 1's pairs: chosen greedily in the order round r wrote its outputs (next_round), so round
-//     r + 1 walks the other way. Either in round r's walk, as each output is written (NEXT), or by
-//     pair_products_slots, a pass of its own over the slots in that order: both pair alike;
+//     r + 1 walks the other way, by pair_products_slots, a pass of its own over the slots in that order
+//     (making them in round r's walk instead, as each output is written, lost on an H200: msm_accumulate.cuh);
 //   accumulate_rest: the points left after the last round, run by run into chunk_results.
-// How msm.cu sequences them per batch (msm_options::affine_schedule): the pairs in their own passes or in
-// the sums' walks; one batch's rest beside the next batch's round-0 pairs (rest_and_pairs_kernel) or after
-// its own rounds, with the batches on one stream or alternating between two. The measured choice per group
-// is in msm.cu (G1_AFFINE_SCHEDULE, G2_AFFINE_SCHEDULE).
+// Per batch, one batch's rest runs beside the next batch's round-0 pairs (rest_and_pairs_kernel: G1) or
+// after its own rounds, with the batches alternating between two streams (G2); msm_accumulate.cuh has the
+// measurements.
 // Round 0 reads the sorted pairs and gathers the points (y negated for negative digits, zero digits
 // dropped); later rounds read the batch's slots. Points with equal x (P = +-Q) or a zero x (the identity
 // is stored as x = y = 0; no point of the prime-order subgroups has x = 0) are never paired: they go on to
@@ -40,13 +40,13 @@
 // step of the busiest thread, not per pair: the later rounds' pairs multiply in about every other step, at
 // different steps in different chunks. So each walk finds its next pair in an inner loop that only loads,
 // compares or copies, and multiplies once per outer iteration: a warp multiplies as often as its chunk
-// with the most pairs has pairs (BENCHMARKS.md, tenth session). The sums' walks come in both forms
-// (pair_sums' LOCKSTEP): there the step-by-step form can win, because a warp's divergent paths interleave,
-// so one thread's gathers for an unpaired point overlap the others' additions, which the lockstep form's
-// inner loop makes them wait for (msm.cu picks per group and round).
+// with the most pairs has pairs (measured on an H200, docs/benchmarks-history.md). The sums' forward walks come in both
+// forms (pair_sums' LOCKSTEP): there the step-by-step form can win, because a warp's divergent paths
+// interleave, so one thread's gathers for an unpaired point overlap the others' additions, which the lockstep
+// form's inner loop makes them wait for (G1's round 0 walks step by step; msm_accumulate.cuh).
 // Layout: slots are planes of 16-byte words: word w of the point in slot j of the batch's chunk k is at
 // planes[w * slots + j * segs + k], so 32 threads walking 32 chunks in step read 512 contiguous bytes per word.
-// The chunk functions are host and device code (the kernels, msm.cu's, call them per chunk), so every
+// The chunk functions are host and device code (the kernels below call them per chunk), so every
 // machine tests the rounds on the host (tests/test_device_batch_affine_on_host.cpp).
 #pragma once
 
@@ -255,15 +255,13 @@ CUZK_HD_INLINE void invert_group(const F* totals, F* inverses, size_t n, size_t 
     }
 }
 
-// Round r + 1's pairs, chosen as round r writes its outputs: an output pairs with the output just before
+// Round r + 1's pairs, chosen in the order round r wrote its outputs: an output pairs with the output just before
 // it when both are of one bucket with distinct, nonzero x and that one is not paired yet (greedy in the
 // order of the walk). Per pair, the running product of the x differences (higher slot minus lower) before
 // it goes to |products|, in the order the pairs are made; round r + 1 walks the other way and meets them
-// in reverse, as Montgomery's trick needs.
-// KEEP_X: the pending output's x is kept in registers (the pairs' own pass has registers to spare); else it
-// is read back from its slot (this thread wrote it, or it was already there), a cached load that saves the
-// registers in the sums kernels.
-template <class F, bool KEEP_X>
+// in reverse, as Montgomery's trick needs. The pending output's x is kept in registers (the pairs' own pass
+// has registers to spare).
+template <class F>
 struct next_round {
     F run = F::one();
     pair_marks paired;
@@ -271,16 +269,13 @@ struct next_round {
     bool pending = false;  // the previous output is unpaired
     uint32_t pending_key = 0;
     unsigned pending_slot = 0;
-    F kept_x = F::zero();  // KEEP_X: the pending output's x
+    F kept_x = F::zero();  // the pending output's x
 
     // |x|: the output's x, now in |slot|. Whether it pairs with the pending output; if so, the pair's x
     // difference in |dx| (marked, not yet multiplied in: take does that), else it becomes the pending one.
-    CUZK_HD_INLINE bool match(const scratch& sc, size_t k, unsigned slot, uint32_t key, const F& x, bool forward,
-                              F& dx) {
+    CUZK_HD_INLINE bool match(unsigned slot, uint32_t key, const F& x, bool forward, F& dx) {
         if (pending && key == pending_key && !x.is_zero()) {
-            F px;
-            if constexpr (KEEP_X) px = kept_x;
-            else px = load_words<F>(sc.points, sc.slots, size_t(pending_slot) * sc.segs + k);
+            const F px = kept_x;
             if (!px.is_zero() && !(x == px)) {
                 dx = forward ? x - px : px - x;
                 paired.set(forward ? pending_slot : slot);
@@ -291,7 +286,7 @@ struct next_round {
         pending = true;
         pending_key = key;
         pending_slot = slot;
-        if constexpr (KEEP_X) kept_x = x;
+        kept_x = x;
         return false;
     }
     // The matched pair's running product: stored for the sums, then its difference multiplied in.
@@ -300,22 +295,16 @@ struct next_round {
         run = run * dx;
         ++q;
     }
-    CUZK_HD_INLINE void offer(const scratch& sc, word* products, size_t k, unsigned slot, uint32_t key, const F& x,
-                              bool forward) {
-        F dx;
-        if (match(sc, k, slot, key, x, forward, dx)) take(sc, products, k, dx);
-    }
 };
 
-// Round r's pairs (r >= 1) in a pass of their own, for the schedule that does not make them in round r - 1's
-// sums: the slots in the order round r - 1 wrote them (FORWARD = walks_forward(r - 1)), offered to the same
-// pairing as there, so both schedules pair alike.
+// Round r's pairs (r >= 1) in a pass of their own: the slots in the order round r - 1 wrote them
+// (FORWARD = walks_forward(r - 1)).
 template <class F, bool FORWARD>
 CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t k0, size_t k, unsigned r, F* totals) {
     const chunk_source<F, false> src{sc, nullptr, nullptr, nullptr, 0, k};
     const slot_range in = round_input<false>(sc, total, k0, k, r);
     word* products = sc.products[r % 2];
-    next_round<F, true> next;
+    next_round<F> next;
     // In lockstep (see "Lockstep" above): the slots up to the next pair are scanned without multiplying,
     // then the pair's difference is multiplied in, once per outer iteration.
     for (unsigned i = 0;;) {
@@ -324,7 +313,7 @@ CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t 
         while (i < in.n && !found) {
             const unsigned j = FORWARD ? in.lo + i : in.lo + in.n - 1 - i;
             ++i;
-            found = next.match(sc, k, j, src.key(j), src.x(j), FORWARD, dx);
+            found = next.match(j, src.key(j), src.x(j), FORWARD, dx);
         }
         if (!found) break;
         next.take(sc, products, k, dx);
@@ -333,24 +322,22 @@ CUZK_HD_INLINE void pair_products_slots(const scratch& sc, size_t total, size_t 
     totals[k] = next.run;
 }
 
-// Round r's sums for chunk k (FIRST: r = 0, from the sorted pairs; NEXT: a round follows, whose pairs and
-// totals this walk makes; FORWARD = walks_forward(r); LOCKSTEP: one pair per outer step, or one slot per
-// step, see "Lockstep" above). |inverses|: 1 / each chunk's total of round r; |next_totals|: round r + 1's
-// totals, written when NEXT.
-template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP = true>
+// Round r's sums for chunk k (FIRST: r = 0, from the sorted pairs; FORWARD = walks_forward(r); LOCKSTEP:
+// one pair per outer step, or one slot per step, see "Lockstep" above, forward only). |inverses|: 1 / each
+// chunk's total of round r.
+template <class F, bool FIRST, bool FORWARD, bool LOCKSTEP = true>
 CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, const uint32_t* keys_sorted,
                               const uint32_t* vals_sorted, size_t total, size_t k0, size_t k, unsigned c, unsigned r,
-                              const F* inverses, F* next_totals) {
+                              const F* inverses) {
     static_assert(!FIRST || FORWARD, "round 0 walks forward");
+    static_assert(LOCKSTEP || FORWARD, "the step-by-step walk is forward only");
     const pair_keys pk(c);
     const chunk_source<F, FIRST> src{sc, points, keys_sorted, vals_sorted, (k0 + k) * sc.chunk, k};
     const slot_range in = round_input<FIRST>(sc, total, k0, k, r);
     const pair_marks paired = sc.load_marks(k);
     const word* products = sc.products[r % 2];
-    word* next_products = sc.products[(r + 1) % 2];
     unsigned q = paired.count();
     F inv = inverses[k];  // 1 / (product of all the chunk's differences)
-    next_round<F, false> next;
     unsigned out = 0;
     // Slots lo and lo + 1 summed (P + Q, distinct x).
     auto add_pair = [&](unsigned lo) {
@@ -366,12 +353,11 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
         return s;
     };
     // The next output: written to its place unless it is the point already there (|from|: the slot it was
-    // read from, or MADE for a sum), and offered to round r + 1.
+    // read from, or MADE for a sum).
     constexpr unsigned MADE = ~0u;
     auto emit = [&](uint32_t key, const dev_affine<F>& p, unsigned from) {
         const unsigned slot = FORWARD ? out : sc.chunk - 1 - out;
         if (FIRST || slot != from) src.store(slot, key, p);
-        if constexpr (NEXT) next.offer(sc, next_products, k, slot, key, p.x, FORWARD);
         ++out;
     };
     if constexpr (LOCKSTEP) {
@@ -399,34 +385,18 @@ CUZK_HD_INLINE void pair_sums(const scratch& sc, const dev_affine<F>* points, co
             }
         }
     } else {
-        if constexpr (FORWARD) {
-            for (unsigned j = in.lo; j < in.lo + in.n;) {
-                const uint32_t key = src.key(j);
-                if (paired.test(j)) {
-                    emit(key, add_pair(j), MADE);
-                    j += 2;
-                } else {
-                    if (!(FIRST && pk.zero_digit(key))) emit(key, src.point(j), j);
-                    ++j;
-                }
-            }
-        } else {
-            for (unsigned j = in.lo + in.n; j-- > in.lo;) {
-                const uint32_t key = src.key(j);
-                if (j > in.lo && paired.test(j - 1)) {
-                    emit(key, add_pair(j - 1), MADE);
-                    --j;
-                } else {
-                    emit(key, src.point(j), j);
-                }
+        for (unsigned j = in.lo; j < in.lo + in.n;) {
+            const uint32_t key = src.key(j);
+            if (paired.test(j)) {
+                emit(key, add_pair(j), MADE);
+                j += 2;
+            } else {
+                if (!(FIRST && pk.zero_digit(key))) emit(key, src.point(j), j);
+                ++j;
             }
         }
     }
     sc.count[k] = out;
-    if constexpr (NEXT) {
-        sc.store_marks(k, next.paired);
-        next_totals[k] = next.run;
-    }
 }
 
 // The points chunk k holds after the last round (|rounds| of them), summed run by run with mixed XYZZ
@@ -498,29 +468,27 @@ __global__ void invert_totals_kernel(const F* __restrict__ totals, F* inverses, 
     invert_group(totals, inverses, n, size_t(blockIdx.x) * blockDim.x + threadIdx.x, group);
 }
 
-template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP>
+template <class F, bool FIRST, bool FORWARD, bool LOCKSTEP>
 __global__ void pair_sums_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
                                  const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
                                  size_t total, size_t k0, size_t nseg, unsigned c, unsigned r,
-                                 const F* __restrict__ inverses, F* next_totals) {
+                                 const F* __restrict__ inverses) {
     const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k < nseg)
-        pair_sums<F, FIRST, NEXT, FORWARD, LOCKSTEP>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses,
-                                           next_totals);
+        pair_sums<F, FIRST, FORWARD, LOCKSTEP>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses);
 }
 
-// pair_sums_kernel with its registers capped at 128 (affine_schedule bit 64: G1's round 0): 16 warps per SM
-// where the uncapped kernel takes 140 registers (12 warps), for 36 spilled bytes (msm.cu has the timings).
-template <class F, bool FIRST, bool NEXT, bool FORWARD, bool LOCKSTEP>
+// Round 0's sums step by step with the registers capped at 128 (G1): 16 warps per SM where the uncapped
+// kernel takes 140 registers (12 warps), for 36 spilled bytes (msm_accumulate.cuh has the timings).
+template <class F>
 __global__ void __maxnreg__(128)
     pair_sums_capped_kernel(scratch sc, const dev_affine<F>* __restrict__ points,
                             const uint32_t* __restrict__ keys_sorted, const uint32_t* __restrict__ vals_sorted,
                             size_t total, size_t k0, size_t nseg, unsigned c, unsigned r,
-                            const F* __restrict__ inverses, F* next_totals) {
+                            const F* __restrict__ inverses) {
     const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k < nseg)
-        pair_sums<F, FIRST, NEXT, FORWARD, LOCKSTEP>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses,
-                                                     next_totals);
+        pair_sums<F, true, true, false>(sc, points, keys_sorted, vals_sorted, total, k0, k, c, r, inverses);
 }
 
 template <class F>

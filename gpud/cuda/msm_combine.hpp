@@ -22,7 +22,7 @@ extern template ec::jacobian_t<ff::fp2_t> combine_window_sums<ff::fp2_t>(const e
                                                                         const ec::xyzz_t<ff::fp2_t>*, size_t,
                                                                         const unsigned*);
 
-// a + b on the host (the segments of a run over host points, msm.cu), here for the same reason.
+// a + b on the host (the segments of a run over host points, msm_run.cuh), here for the same reason.
 template <class F>
 ec::jacobian_t<F> add_sums(const ec::jacobian_t<F>& a, const ec::jacobian_t<F>& b);
 

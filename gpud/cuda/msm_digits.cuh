@@ -2,7 +2,7 @@
 // 256 bits (window_split), and the digit of each window (host and device code;
 // tests/test_device_digits_on_host.cpp checks on every machine that the digits add back up to the scalar).
 //
-// Tried and reverted (BENCHMARKS.md, eighth session): with the precomputed multiples, windows of c and c - 1
+// Tried and reverted (on an H200, docs/benchmarks-history.md): with the precomputed multiples, windows of c and c - 1
 // bits, 256 in all, so the short top window's digits (c = 22: bits 242..254, ~7,400 buckets of ~2,300 points
 // each at 2^24) no longer crowd a few buckets. The long split buckets' passes went (1.5 ms), but the short
 // splits' sums grew by more (longer chains in the buckets every window shares): 88.1 ms against 87.4.
@@ -43,7 +43,7 @@ CUZK_HD_INLINE signed_digit window_digit(const uint32_t* s, unsigned c, unsigned
 }
 
 // The W windows of a run: the first |wide| of |c| bits, the rest of c - 1, covering at least 256 bits. From a
-// width c, W = ceil(256 / c) windows (msm.cu's windows_for) each as narrow as W allows (even_split): the same
+// width c, W = ceil(256 / c) windows (msm_window.hpp's windows_for) each as narrow as W allows (even_split): the same
 // W digits per scalar, so the same sorted pairs, but half the buckets in each narrower window (its reduction
 // costs half) and twice the points per bucket. c = 22: 4 windows of 22 bits and 8 of 21 (264 bits at 22 each
 // left the top window 13 bits: ~4,000 buckets of ~32,000 points at 2^27). uniform(c): every window c bits.
@@ -64,7 +64,7 @@ struct window_split {
     // 617.0 ms against 631.1 (reduction 25.2 against 33.9); below it the second pass costs what the shorter
     // reduction saves or more: 2^24 random (c = 19) 96.58 against 96.60, the partition's L and A (c = 18: a
     // pass of one 18-bit window, too few pairs for the batch-affine rounds) 101.7 against 100.6 ms each
-    // (BENCHMARKS.md, eighteenth session).
+    // (docs/benchmarks-history.md).
     static constexpr unsigned EVEN_SPLIT_MIN_C = 21;
     static CUZK_HD_INLINE window_split for_run(unsigned c, bool uniform_asked) {
         return uniform_asked || c < EVEN_SPLIT_MIN_C ? uniform(c) : even_split(c);

@@ -1,5 +1,5 @@
 // The sorted (bucket key, point) pairs of the GPU MSM's Pippenger step and what a chunk of them leaves
-// behind once accumulated; shared by the XYZZ accumulation (msm.cu) and the batch-affine rounds
+// behind once accumulated; shared by the XYZZ accumulation (msm_accumulate.cuh) and the batch-affine rounds
 // (msm_batch_affine.cuh), so both write results the split-bucket passes read the same way.
 //
 // Key: (window << c) | (|digit| - 1), or (window << c) | 2^(c-1) for a zero digit (sorted last in its

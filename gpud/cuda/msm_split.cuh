@@ -1,9 +1,10 @@
 // Split buckets of the GPU MSM: a run of one bucket's sorted pairs that crosses chunk boundaries leaves a
 // tail in the chunk where it starts and a head in each later chunk it reaches (chunk_results,
-// msm_pairs.cuh); these functions sum them into the bucket. msm.cu's kernels call them one chunk per
+// msm_pairs.cuh); these functions sum them into the bucket. The kernels below call them one chunk per
 // thread; they are host and device code, so every machine tests them (tests/test_device_split_on_host.cpp).
 //
-// Why this shape (BENCHMARKS.md, eighth session): at 2^24 through the multiples there are 3.3M chunks and
+// Why this shape (measured on an H200, docs/benchmarks-history.md): at 2^24 through the multiples there are 3.3M
+// chunks and
 // nearly every one holds a tail, but a typical bucket spans two or three chunks. Binary searches of the
 // whole key array for each chunk's bounds (28 dependent loads each) and log2 passes of pairwise additions
 // over every chunk took 8.7 ms of a 91.7 ms MSM. Now:
@@ -145,5 +146,54 @@ struct splits {
         if (long_tail(k)) buckets[tail_bucket[k]] = tail[k];
     }
 };
+
+#if defined(__CUDACC__)
+// ---- kernels: one thread per chunk --------------------------------------------------------------------
+
+// The bounds of each chunk's head and tail runs; the chunks of long splits appended to |long_chunks|
+// (counters[1] of them, one atomic per warp), and the longest long split's reach in counters[0] (0: no
+// passes follow). Its own kernel, apart from the short splits' additions: the searches are chains of
+// dependent loads that want every warp an SM holds (31 registers), the additions want registers (H200, 2^24
+// through multiples: 0.54 + 3.18 ms apart against 4.68 together, at 176 registers and 12 % occupancy).
+template <class P>
+__global__ void split_bounds_kernel(const uint32_t* __restrict__ keys, size_t total, unsigned chunk, size_t chunks,
+                                    splits<P> sp, uint32_t* counters, uint32_t* long_chunks) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= chunks) return;
+    const uint32_t span = sp.bound(keys, total, chunk, k);
+    if (span > 0) atomicMax(&counters[0], span);  // long tails only: rare, so one address takes few atomics
+    const bool is_long = sp.is_long(k);
+    const unsigned active = __activemask();
+    const unsigned longs = __ballot_sync(active, is_long);
+    if (longs == 0) return;
+    const unsigned lane = threadIdx.x % 32, leader = __ffs(longs) - 1;
+    uint32_t at = 0;
+    if (lane == leader) at = atomicAdd(&counters[1], uint32_t(__popc(longs)));
+    at = __shfl_sync(active, at, leader);
+    if (is_long) long_chunks[at + __popc(longs & ((1u << lane) - 1))] = uint32_t(k);
+}
+
+// The short splits' buckets. Four blocks per SM (128 registers): 3.18 ms against 3.65 with the 208
+// registers the inlined multiplication takes, 4.68 at 176 uncapped (G1, as above).
+template <class P>
+__global__ void __launch_bounds__(128, 4) sum_short_kernel(size_t chunks, splits<P> sp) {
+    const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < chunks) sp.sum_short(k);
+}
+
+// One pass of the long splits' pairwise sums, over the listed chunks only.
+template <class P>
+__global__ void combine_pass_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n, uint32_t step,
+                                    splits<P> sp) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) sp.combine_long(long_chunks[i], step);
+}
+
+template <class P>
+__global__ void write_split_kernel(const uint32_t* __restrict__ long_chunks, uint32_t n, splits<P> sp) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) sp.write_long(long_chunks[i]);
+}
+#endif
 
 }  // namespace cuzk::cuda::split

@@ -1,4 +1,4 @@
-// The GPU MSM's window widths (msm.cu): a cost model of the accumulation and the bucket reduction per width,
+// The GPU MSM's window widths (msm_run.cuh): a cost model of the accumulation and the bucket reduction per width,
 // with and without precomputed window multiples, and the rule for when G1 takes the batch-affine rounds.
 // Host code only, so every machine tests the choices it makes (tests/test_device_msm_window.cpp).
 #pragma once
@@ -10,17 +10,17 @@ namespace cuzk::cuda {
 
 // G1 takes the batch-affine rounds where there are at least this many sorted pairs, and at least
 // AFFINE_RUN per bucket on average (long runs of one bucket pair well), through the precomputed window
-// multiples or not. On an H200 (BENCHMARKS.md, seventh session): 2^24 random through multiples at c = 22
-// (2^27.6 pairs, 96 per bucket) 92.1 ms against 99.5 with variant 7; 2^26 random at c = 24 (88) 334.0
-// against 360.3; 2^27 random without multiples (the H query; c = 22, 64 per bucket) 745.8 against 793.5.
-// Variant 7 won below (sixth session, before the fused schedule and the faster inversion): 2^20 random
+// multiples or not. On an H200 (docs/benchmarks-history.md): 2^24 random through multiples at c = 22 (2^27.6 pairs, 96
+// per bucket) 92.1 ms against 99.5 with the XYZZ sum; 2^26 random at c = 24 (88) 334.0 against 360.3; 2^27
+// random without multiples (the H query; c = 22, 64 per bucket) 745.8 against 793.5. The XYZZ sum won below
+// (measured before the rest ran beside the next pairs and before the faster inversion): 2^20 random
 // (2^24 pairs) 9.9 against 10.4, 2^24 random at c = 24 (22 per bucket) 101.2 against 107.4, 2^26 PoRep-like
 // at c = 22 (38 per bucket) 62.3 against 63.5.
 // 48, not 64: the partition's H query has 2^27 - 1 points, just under 64 per bucket at c = 22.
 constexpr size_t AFFINE_PAIRS = size_t(1) << 25;
 constexpr size_t AFFINE_RUN = 48;
 
-// Whether G1's accumulation takes the batch-affine rounds (variant 9) by default for |pairs| sorted pairs in
+// Whether G1's accumulation takes the batch-affine rounds by default for |pairs| sorted pairs in
 // |buckets| buckets.
 inline bool affine_runs_pay(size_t pairs, size_t buckets) {
     return pairs >= AFFINE_PAIRS && pairs >= AFFINE_RUN * buckets;
@@ -34,7 +34,7 @@ constexpr unsigned MAX_MULTIPLES_WINDOW = 24;
 // windows: m W pair additions to accumulate, about two XYZZ additions (~3 mixed ones) per bucket to reduce.
 // a: a pair's cost against a mixed XYZZ addition, 1 except where G1 takes the batch-affine rounds by default
 // (affine_runs_pay), where it falls with the runs per bucket. Measured on an H200
-// (BENCHMARKS.md, eleventh session; accumulation time per sorted pair): mixed XYZZ (variant 7) 0.427 ns; batch-
+// (docs/benchmarks-history.md; accumulation time per sorted pair): mixed XYZZ (accumulate_xyzz_kernel) 0.427 ns; batch-
 // affine 0.386 ns at 32 points per bucket, 0.348 at 64, 0.343 at 128, 0.338 at 256: a = 0.90 at 32 down to 0.81
 // from 64, linear in log2 of the run between. Without it the model took c = 20 for 2^24 random scalars (32 per
 // bucket, the XYZZ kernel: 109.6 ms) where c = 18 (128 per bucket, batch-affine) took 97.9, and c = 20 for the

@@ -21,21 +21,16 @@ constexpr unsigned DEFAULT_PASS_COLUMNS_LOG = 1;  // see pass_kernel; 2 columns:
 constexpr unsigned DEFAULT_REGISTER_STAGES = 3;   // see pass_kernel
 constexpr unsigned POW_RUN = 64;   // consecutive powers per thread when filling tables
 
-dev_fr to_dev(const ff::fr_t& x) {
-    dev_fr r;
-    std::memcpy(&r, &x, sizeof r);
-    return r;
-}
-
 // Twiddles and elements are loaded whole into registers before they are multiplied (words.cuh): read where
-// they lie, 2^27 forward took 56.1 ms on an H200 against 50.7, H at 2^27 388.9 against 336.3 (BENCHMARKS.md,
-// thirteenth session). load_twiddle reads tables no kernel writes (through the read-only cache);
+// they lie, 2^27 forward took 56.1 ms on an H200 against 50.7, H at 2^27 388.9 against 336.3
+// (docs/benchmarks-history.md).
+// load_twiddle reads tables no kernel writes (through the read-only cache);
 // load_element reads data a kernel may also write.
-__device__ __forceinline__ dev_fr load_twiddle(const dev_fr* p) { return load_resident(p); }
-__device__ __forceinline__ dev_fr load_element(const dev_fr* p) { return load_streamed(p); }
+__device__ __forceinline__ fr_t load_twiddle(const fr_t* p) { return load_resident(p); }
+__device__ __forceinline__ fr_t load_element(const fr_t* p) { return load_streamed(p); }
 
-__device__ __forceinline__ dev_fr pow_u64(dev_fr base, uint64_t e) {
-    dev_fr r = dev_fr::one();
+__device__ __forceinline__ fr_t pow_u64(fr_t base, uint64_t e) {
+    fr_t r = fr_t::one();
     while (e) {
         if (e & 1) r = r * base;
         base = base.sqr();
@@ -45,11 +40,11 @@ __device__ __forceinline__ dev_fr pow_u64(dev_fr base, uint64_t e) {
 }
 
 // out[i] = w^i for i < n: POW_RUN powers per thread, the first by square-and-multiply.
-__global__ void powers_kernel(dev_fr w, size_t n, dev_fr* out) {
+__global__ void powers_kernel(fr_t w, size_t n, fr_t* out) {
     size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     size_t lo = t * POW_RUN;
     if (lo >= n) return;
-    dev_fr p = pow_u64(w, lo);
+    fr_t p = pow_u64(w, lo);
     size_t hi = min(n, lo + POW_RUN);
     for (size_t i = lo; i < hi; ++i) {
         out[i] = p;
@@ -58,11 +53,11 @@ __global__ void powers_kernel(dev_fr w, size_t n, dev_fr* out) {
 }
 
 // x[i] *= s w^i (coset shifts, with the 1/n of an inverse folded into s when wanted).
-__global__ void scale_powers_kernel(dev_fr* x, size_t n, dev_fr w, dev_fr s) {
+__global__ void scale_powers_kernel(fr_t* x, size_t n, fr_t w, fr_t s) {
     size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     size_t lo = t * POW_RUN;
     if (lo >= n) return;
-    dev_fr p = pow_u64(w, lo) * s;
+    fr_t p = pow_u64(w, lo) * s;
     size_t hi = min(n, lo + POW_RUN);
     for (size_t i = lo; i < hi; ++i) {
         x[i] = load_element(x + i) * p;
@@ -73,19 +68,19 @@ __global__ void scale_powers_kernel(dev_fr* x, size_t n, dev_fr w, dev_fr s) {
 // Scaled powers c g^p for p < 2^L as two small tables: c g^p = lo[p mod 2^split] hi[p >> split] (lo[j] = c g^j,
 // hi[j] = g^(j 2^split)); ~2^(L/2) entries each, read through the cache.
 struct coset_powers {
-    const dev_fr* lo = nullptr;
-    const dev_fr* hi = nullptr;
+    const fr_t* lo = nullptr;
+    const fr_t* hi = nullptr;
     unsigned split = 0;
-    __device__ __forceinline__ dev_fr at(size_t p) const {
+    __device__ __forceinline__ fr_t at(size_t p) const {
         return load_twiddle(lo + (p & ((size_t(1) << split) - 1))) * load_twiddle(hi + (p >> split));
     }
 };
 
 // s y[p] for the elements' own positions p when |y| (an operand read beside them; null: none).
 struct scaled_operand {
-    const dev_fr* y = nullptr;
-    dev_fr s;
-    __device__ __forceinline__ dev_fr at(size_t p) const { return load_element(y + p) * s; }
+    const fr_t* y = nullptr;
+    fr_t s;
+    __device__ __forceinline__ fr_t at(size_t p) const { return load_element(y + p) * s; }
 };
 
 // In-place bit reversal of 2^L elements; each is multiplied by |s| when |scale|, or, when |coset.lo|, the
@@ -93,7 +88,7 @@ struct scaled_operand {
 // fused: one pass over memory instead of two). |minus|: then the element landing at p less s y[bitrev(p)]
 // (compute_h: the coefficients of C, left bit-reversed by their inverse transform, taken from those of H's
 // numerator as it is reversed into natural order).
-__global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, coset_powers coset,
+__global__ void bit_reverse_kernel(fr_t* x, unsigned L, bool scale, fr_t s, coset_powers coset,
                                    scaled_operand minus) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >> L) return;
@@ -102,7 +97,7 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
     auto factor = [&](size_t p) { return coset.lo ? coset.at(p) : s; };
     const bool any = scale || coset.lo;
     if (i < r) {
-        dev_fr a = load_element(x + i), b = load_element(x + r);
+        fr_t a = load_element(x + i), b = load_element(x + r);
         if (any) {
             a = a * factor(r);
             b = b * factor(i);
@@ -114,7 +109,7 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
         x[i] = b;
         x[r] = a;
     } else if (any || minus.y) {
-        dev_fr a = load_element(x + i);
+        fr_t a = load_element(x + i);
         if (any) a = a * factor(i);
         if (minus.y) a = a - minus.at(i);
         x[i] = a;
@@ -144,12 +139,12 @@ __global__ void bit_reverse_kernel(dev_fr* x, unsigned L, bool scale, dev_fr s, 
 // division by Z, fused into the first pass of the last inverse transform).
 //
 // 126 registers at radix 8 (4 blocks of 128 threads per SM); capping them for 5 or 6 blocks spills and was
-// slower on an H200 (2^27 forward 53.7 and 56.1 ms against 50.5; BENCHMARKS.md, fifteenth session).
+// slower on an H200 (2^27 forward 53.7 and 56.1 ms against 50.5; docs/benchmarks-history.md).
 template <int RADIX_LOG, bool DIT>
-__global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsigned h, unsigned k,
-                                                 const dev_fr* __restrict__ table, unsigned log_table,
+__global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigned h, unsigned k,
+                                                 const fr_t* __restrict__ table, unsigned log_table,
                                                  coset_powers pre, unsigned log_n, scaled_operand times) {
-    extern __shared__ dev_fr tile[];
+    extern __shared__ fr_t tile[];
     const unsigned T = 1u << LT;
     const unsigned G = 1u << (LT - k);
     const bool strided = h >= LT;
@@ -189,7 +184,7 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
             unsigned mbase = ((bq >> low) << (low + R)) | (bq & ((1u << low) - 1));
             // Twiddle indices in 32 bits: j < 2^s and j 2^(log_table - 1 - s) < 2^(log_table - 1) <= 2^27.
             const unsigned lo = strided ? unsigned(lobase) + g : 0;
-            dev_fr v[E];
+            fr_t v[E];
 #pragma unroll
             for (int e = 0; e < E; ++e) v[e] = tile[local_index(mbase | (unsigned(e) << low), g)];
 #pragma unroll
@@ -202,14 +197,14 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
                     if (e & (1 << t)) continue;
                     const unsigned m0 = mbase | (unsigned(e) << low);
                     const unsigned j = ((m0 & ((1u << rb) - 1)) << (h - k)) | lo;
-                    dev_fr u = v[e], w = v[e | (1 << t)];
+                    fr_t u = v[e], w = v[e | (1 << t)];
                     if constexpr (DIT) {
                         if (j != 0) w = w * load_twiddle(table + (j << (log_table - 1 - s)));
                         v[e] = u + w;
                         v[e | (1 << t)] = u - w;
                     } else {
                         v[e] = u + w;
-                        dev_fr d = u - w;
+                        fr_t d = u - w;
                         v[e | (1 << t)] = j == 0 ? d : d * load_twiddle(table + (j << (log_table - 1 - s)));
                     }
                 }
@@ -245,19 +240,19 @@ __global__ void __launch_bounds__(512) pass_kernel(dev_fr* x, unsigned LT, unsig
 }
 
 // The transforms of one element (dif_natural at L = 0): x[0] = x[0] times.y[0] times.s s - minus.
-__global__ void single_element_kernel(dev_fr* x, dev_fr s, scaled_operand times, scaled_operand minus) {
-    dev_fr a = x[0] * s;
+__global__ void single_element_kernel(fr_t* x, fr_t s, scaled_operand times, scaled_operand minus) {
+    fr_t a = x[0] * s;
     if (times.y) a = a * times.at(0);
     if (minus.y) a = a - minus.at(0);
     x[0] = a;
 }
 
 // Pseudo-random elements below 2^254 < r (splitmix64 per limb), in Montgomery form as stored.
-__global__ void fill_random_kernel(dev_fr* x, size_t n, uint64_t seed) {
+__global__ void fill_random_kernel(fr_t* x, size_t n, uint64_t seed) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n) return;
     uint64_t z = seed + i * 0x9e3779b97f4a7c15ULL;
-    dev_fr r;
+    fr_t r;
     for (int w = 0; w < 4; ++w) {
         z += 0x9e3779b97f4a7c15ULL;
         uint64_t v = z;
@@ -289,13 +284,13 @@ unsigned log2_exact(size_t n) {
 struct ntt_context::impl {
     int device;
     cudaStream_t stream = nullptr;
-    device_buffer<dev_fr> slot[SLOTS];
+    device_buffer<fr_t> slot[SLOTS];
     // load_padded_async: copies into the slots on their own stream, beside the kernels; |loaded[s]| marks
     // the end of the last one into slot s, waited for (device or host) by the slot's next user while
     // |pending[s]|. |kernels_done| orders a copy after the kernels issued before it.
     cudaStream_t copy_stream = nullptr;
     // reserve_spare .. adopt_spare: the spare slot and the stream fill_spare copies on (made with the spare).
-    device_buffer<dev_fr> spare;
+    device_buffer<fr_t> spare;
     cudaStream_t spare_stream = nullptr;
     cudaEvent_t loaded[SLOTS] = {};
     cudaEvent_t kernels_done = nullptr;
@@ -303,7 +298,7 @@ struct ntt_context::impl {
     unsigned log_table = 0;  // tables hold omega_max^i for i < 2^(log_table - 1)
     unsigned pass_columns_log = DEFAULT_PASS_COLUMNS_LOG;
     unsigned register_stages = DEFAULT_REGISTER_STAGES;
-    device_buffer<dev_fr> tw_fwd, tw_inv;
+    device_buffer<fr_t> tw_fwd, tw_inv;
     // Per size, computed once: building a host domain costs milliseconds at 2^27.
     std::optional<detail::ntt_constants> consts[MAX_LOG + 1];
 
@@ -383,9 +378,9 @@ struct ntt_context::impl {
         tw_fwd.reserve(half);
         tw_inv.reserve(half);
         unsigned grid = grid_for((half + POW_RUN - 1) / POW_RUN, 128);
-        powers_kernel<<<grid, 128, 0, stream>>>(to_dev(k.omega), half, tw_fwd.get());
+        powers_kernel<<<grid, 128, 0, stream>>>(fr_t(k.omega), half, tw_fwd.get());
         CUDA_LAUNCH_OK("powers_kernel");
-        powers_kernel<<<grid, 128, 0, stream>>>(to_dev(k.omega_inv), half, tw_inv.get());
+        powers_kernel<<<grid, 128, 0, stream>>>(fr_t(k.omega_inv), half, tw_inv.get());
         CUDA_LAUNCH_OK("powers_kernel");
         CUDA_OK(cudaStreamSynchronize(stream));
         log_table = L;
@@ -410,12 +405,12 @@ struct ntt_context::impl {
         return p;
     }
     template <bool DIT>
-    void launch_pass(dev_fr* x, unsigned L, const pass_plan& p, unsigned i, const dev_fr* table, coset_powers pre,
+    void launch_pass(fr_t* x, unsigned L, const pass_plan& p, unsigned i, const fr_t* table, coset_powers pre,
                      scaled_operand times) {
         const unsigned blocks = unsigned((size_t(1) << L) >> p.LT);
         // One thread per group of 2^R elements (at least a warp; at most 512 threads, as before groups).
         const unsigned threads = std::min(512u, std::max(32u, (1u << p.LT) >> register_stages));
-        const size_t smem = (size_t(1) << p.LT) * sizeof(dev_fr);
+        const size_t smem = (size_t(1) << p.LT) * sizeof(fr_t);
         const unsigned h = p.h[i], k = p.k[i];
         switch (register_stages) {
             case 1:
@@ -431,7 +426,7 @@ struct ntt_context::impl {
         CUDA_LAUNCH_OK("pass_kernel");
     }
     // DIF passes: natural in, bit-reversed out; the elements first multiplied by |times| (pass_kernel).
-    void dif_passes(dev_fr* x, unsigned L, bool inverse, scaled_operand times = {}) {
+    void dif_passes(fr_t* x, unsigned L, bool inverse, scaled_operand times = {}) {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = 0; i < p.n_passes; ++i) {
@@ -439,7 +434,7 @@ struct ntt_context::impl {
         }
     }
     // DIT passes (forward): bit-reversed in, natural out; element p first multiplied by c g^bitrev(p) (pre).
-    void dit_passes(dev_fr* x, unsigned L, coset_powers pre) {
+    void dit_passes(fr_t* x, unsigned L, coset_powers pre) {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = p.n_passes; i-- > 0;) {
@@ -450,11 +445,11 @@ struct ntt_context::impl {
     // DIF passes then bit reversal: natural in, natural out; scaled by |s| in the reversal if |scale|, or
     // element p by c g^p for the coset powers |coset| (coset_tables) when given; |times| and |minus| as in
     // pass_kernel and bit_reverse_kernel.
-    void dif_natural(dev_fr* x, unsigned L, bool inverse, bool scale, dev_fr s, coset_powers coset = {},
+    void dif_natural(fr_t* x, unsigned L, bool inverse, bool scale, fr_t s, coset_powers coset = {},
                      scaled_operand times = {}, scaled_operand minus = {}) {
         if (L == 0) {  // one element; g^0 = 1
             if (scale || times.y || minus.y) {
-                single_element_kernel<<<1, 1, 0, stream>>>(x, scale ? s : dev_fr_one(), times, minus);
+                single_element_kernel<<<1, 1, 0, stream>>>(x, scale ? s : fr_one(), times, minus);
                 CUDA_LAUNCH_OK("single_element_kernel");
             }
             return;
@@ -465,12 +460,12 @@ struct ntt_context::impl {
         CUDA_LAUNCH_OK("bit_reverse_kernel");
     }
 
-    static dev_fr dev_fr_one() { return to_dev(ff::fr_t::one()); }
+    static fr_t fr_one() { return fr_t(ff::fr_t::one()); }
 
     // Tables of g^p / n and g^-p / n for 2^L elements (coset_powers: the coset shifts after an inverse
     // transform, with its 1/n), built on first use for each size.
     unsigned coset_log = 0;
-    device_buffer<dev_fr> coset_lo[2], coset_hi[2];
+    device_buffer<fr_t> coset_lo[2], coset_hi[2];
     coset_powers coset_tables(unsigned L, bool inverse) {
         if (coset_log != L) {
             const detail::ntt_constants& k = constants(L);
@@ -481,13 +476,13 @@ struct ntt_context::impl {
                 const size_t nlo = size_t(1) << split, nhi = size_t(1) << (L - split);
                 coset_lo[which].reserve(nlo);
                 coset_hi[which].reserve(nhi);
-                powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(to_dev(g), nlo,
+                powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(fr_t(g), nlo,
                                                                                                coset_lo[which].get());
                 CUDA_LAUNCH_OK("powers_kernel");
                 scale_powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(
-                    coset_lo[which].get(), nlo, dev_fr_one(), to_dev(k.size_inv));  // times 1/n
+                    coset_lo[which].get(), nlo, fr_one(), fr_t(k.size_inv));  // times 1/n
                 CUDA_LAUNCH_OK("scale_powers_kernel");
-                powers_kernel<<<grid_for((nhi + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(to_dev(step), nhi,
+                powers_kernel<<<grid_for((nhi + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(fr_t(step), nhi,
                                                                                                coset_hi[which].get());
                 CUDA_LAUNCH_OK("powers_kernel");
             }
@@ -497,28 +492,28 @@ struct ntt_context::impl {
         return {coset_lo[which].get(), coset_hi[which].get(), detail::coset_split(L)};
     }
 
-    void scale_powers(dev_fr* x, unsigned L, const ff::fr_t& w, const ff::fr_t& s) {
+    void scale_powers(fr_t* x, unsigned L, const ff::fr_t& w, const ff::fr_t& s) {
         size_t n = size_t(1) << L;
-        scale_powers_kernel<<<grid_for((n + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(x, n, to_dev(w), to_dev(s));
+        scale_powers_kernel<<<grid_for((n + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(x, n, fr_t(w), fr_t(s));
         CUDA_LAUNCH_OK("scale_powers_kernel");
     }
 
-    void run(dev_fr* x, unsigned L, ntt_kind kind) {
+    void run(fr_t* x, unsigned L, ntt_kind kind) {
         CUDA_OK(cudaSetDevice(device));
         const detail::ntt_constants& k = constants(L);
         switch (kind) {
             case ntt_kind::forward:
-                dif_natural(x, L, false, false, dev_fr_one());
+                dif_natural(x, L, false, false, fr_one());
                 break;
             case ntt_kind::inverse:
-                dif_natural(x, L, true, true, to_dev(k.size_inv));
+                dif_natural(x, L, true, true, fr_t(k.size_inv));
                 break;
             case ntt_kind::coset_forward:
                 scale_powers(x, L, k.g, ff::fr_t::one());
-                dif_natural(x, L, false, false, dev_fr_one());
+                dif_natural(x, L, false, false, fr_one());
                 break;
             case ntt_kind::coset_inverse:
-                dif_natural(x, L, true, true, to_dev(k.size_inv), coset_tables(L, true));
+                dif_natural(x, L, true, true, fr_t(k.size_inv), coset_tables(L, true));
                 break;
         }
     }
@@ -544,15 +539,16 @@ struct ntt_context::impl {
                 // after its input's inverse transform, before the next input's: while the rows are still
                 // being copied (gpud copies them beside these kernels) every transform whose input has landed
                 // is queued ahead of any that waits for a copy. Queued after C's inverse instead, A's and B's
-                // waited for C's copy, the last to land, and the GPU idled (BENCHMARKS.md, seventeenth session).
+                // waited for C's copy, the last to land, and the GPU idled (measured on an H200,
+                // docs/benchmarks-history.md).
                 if (i < 2) dit_passes(slot[i].get(), L, forward);
             }
         }
         // Q / Z_c: the pointwise product and the division by Z (a constant on the coset) in the first pass of
         // the coset inverse transform, whose reversal (with g^-p / n) then takes C / Z_c away.
         for (int i = 0; i < 3; ++i) kernels_after_load(i);  // L = 0: no passes waited for them above
-        dif_natural(slot[0].get(), L, true, true, to_dev(k.size_inv), L > 0 ? coset_tables(L, true) : coset_powers{},
-                    {slot[1].get(), to_dev(k.z_coset_inv)}, {slot[2].get(), to_dev(k.z_coset_inv_size_inv)});
+        dif_natural(slot[0].get(), L, true, true, fr_t(k.size_inv), L > 0 ? coset_tables(L, true) : coset_powers{},
+                    {slot[1].get(), fr_t(k.z_coset_inv)}, {slot[2].get(), fr_t(k.z_coset_inv_size_inv)});
     }
 };
 
@@ -660,7 +656,7 @@ void ntt_context::reserve_spare(unsigned log_n) {
 void ntt_context::release_spare() {
     CUDA_OK(cudaSetDevice(impl_->device));
     if (impl_->spare_stream) CUDA_OK(cudaStreamSynchronize(impl_->spare_stream));
-    device_buffer<dev_fr>().swap(impl_->spare);
+    device_buffer<fr_t>().swap(impl_->spare);
 }
 
 size_t ntt_context::spare_capacity() const { return impl_->spare.capacity(); }
@@ -696,14 +692,14 @@ size_t ntt_context::device_bytes() const {
     size_t n = m.tw_fwd.capacity() + m.tw_inv.capacity();
     for (const auto& s : m.slot) n += s.capacity();
     for (int w = 0; w < 2; ++w) n += m.coset_lo[w].capacity() + m.coset_hi[w].capacity();
-    return n * sizeof(dev_fr);
+    return n * sizeof(fr_t);
 }
 
 size_t ntt_context::device_bytes_for(unsigned log_n) {
     if (log_n == 0) return 0;
     const size_t n = size_t(1) << log_n, split = size_t(1) << detail::coset_split(log_n);
     // The slots, the two twiddle tables of n / 2, the coset tables (g and 1/g, low and high powers).
-    return (SLOTS * n + n + 2 * (split + n / split)) * sizeof(dev_fr);
+    return (SLOTS * n + n + 2 * (split + n / split)) * sizeof(fr_t);
 }
 
 const ff::fr_t* ntt_context::device_data(int s) const {

@@ -66,7 +66,7 @@ public:
     void prepare(unsigned log_n);
     // Tuning (benchmarks): each strided pass over the data takes 2^log_columns consecutive elements per row
     // (log_columns fewer butterfly stages per pass, longer contiguous reads). 1 is the default (2^27 forward
-    // on an H200: 80.7 ms, against 88.7 with 0 and 85-99 with 2..6; BENCHMARKS.md).
+    // on an H200: 80.7 ms, against 88.7 with 0 and 85-99 with 2..6; docs/benchmarks-history.md).
     void set_pass_columns(unsigned log_columns);
     // Tuning (benchmarks): stages run in registers per shared-memory round trip inside a pass, 1 to 3
     // (radix 2, 4, 8); 3 is the default.

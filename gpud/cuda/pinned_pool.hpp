@@ -2,7 +2,8 @@
 // backend builds each partition's A and B scalar vectors in them, so their copies to the device go at the link's
 // rate without a cudaHostRegister per partition. A registration (or cudaHostAlloc) blocks the CUDA calls of the
 // process's other threads while it runs (an H200 measured the lock holder's kernels 48x slower beside a thread
-// pinning in a loop; BENCHMARKS.md); with the buffers reused, only the first partitions of a circuit shape pay it.
+// pinning in a loop; docs/benchmarks-history.md); with the buffers reused, only the first partitions of a circuit
+// shape pay it.
 //
 //   cuda::pinned_pool pool(gpu, 32 << 20, 16ull << 30);
 //   groth16::scalar_buffer v(&pool);  v.resize_for_overwrite(n);   // page-locked when n * 32 bytes >= 32 MiB

@@ -4,7 +4,7 @@
 // each row of the arithmetic that uses it, and again for the next row: nvcc does not move or merge loads
 // across the carry chains' asm statements, so each chain waits on each load. Loaded whole into registers
 // first, a value costs words_of<F> vector loads issued together (H200: the NTT at 2^27 56.1 -> 50.7 ms,
-// the chunk totals' inversions 17.3 -> 16.7 ms; BENCHMARKS.md, thirteenth session).
+// the chunk totals' inversions 17.3 -> 16.7 ms; docs/benchmarks-history.md).
 //
 // The loads come in three flavours:
 //   load_value     plain loads: data this kernel (or this thread) may also write;
@@ -49,7 +49,7 @@ CUZK_HD_INLINE word load_cg(const word* p) {
 
 // A value's bytes to and from whole words, copied rather than cast: writing a local F through a word
 // pointer (or reading one that way) breaks the aliasing rule, and g++ -O3 dropped such stores in the host
-// tests of a version of the batch-affine walks (twelfth session). Fixed-size copies of registers cost
+// tests of an earlier version of the batch-affine walks. Fixed-size copies of registers cost
 // nothing on the GPU (the kernels' registers and timings were unchanged).
 template <class F>
 CUZK_HD_INLINE F from_words(const word (&d)[words_of<F>]) {

@@ -1,4 +1,4 @@
-// Host-field helpers of the GPU field benchmark (bench_gpu_field.cu); see bench_gpu_field_cpu.cpp.
+// Host-field helpers of the GPU field benchmark (field_bench.cu); see field_bench_cpu.cpp.
 #pragma once
 
 #include <cstddef>

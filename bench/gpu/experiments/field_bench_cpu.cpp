@@ -1,7 +1,7 @@
-// The CPU side of bench_gpu_field.cu: random field elements and the reference chains, computed with the
+// The CPU side of field_bench.cu: random field elements and the reference chains, computed with the
 // host field (common/ff). Kept out of the .cu file because nvcc compiles the host field's __host__
 // __device__ arithmetic for the device too, where its constant tables are not defined.
-#include "bench/gpu/bench_gpu_field_cpu.hpp"
+#include "bench/gpu/experiments/field_bench_cpu.hpp"
 
 #include <cstring>
 #include <random>

@@ -1,5 +1,6 @@
-// GPU field-arithmetic benchmark: the throughput of one Fp (and Fr) Montgomery multiplication under each
-// schedule of gpud/cuda/field.cuh (mont_mul: sos, cios, even_odd, paired; called or inlined) and of the MSM's
+// GPU field-arithmetic benchmark: the throughput of one Fp (and Fr) Montgomery multiplication under the
+// production schedule (paired, gpud/cuda/field.cuh) and the others of field_schedules.cuh (sos, hybrid,
+// karatsuba; called or inlined), and of the MSM's
 // bucket step (an XYZZ bucket plus an affine point, 8M + 2S) built on each, with the registers, spills
 // and blocks per SM the compiler gave each kernel. It tells which schedule the MSM and NTT should use.
 //
@@ -10,7 +11,7 @@
 // random field elements, not curve points: the formulas' cost does not depend on it, and the schedules
 // are compared with each other on the same inputs.
 //
-//   cuzk_bench_gpu_field [--iters 256] [--reps 5]
+//   cuzk_field_bench [--iters 256] [--reps 5]      (built with -DCUZK_BUILD_EXPERIMENTS=ON)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,12 +22,12 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu/bench_gpu_field_cpu.hpp"
+#include "bench/gpu/experiments/field_bench_cpu.hpp"
+#include "bench/gpu/experiments/field_schedules.cuh"
 #include "common/ff/bls12_381.hpp"
 #include "gpud/cuda/curve.cuh"
 
 using namespace cuzk;
-using cuda::mont_mul;
 
 namespace {
 
@@ -233,10 +234,12 @@ void check_against_cpu(bench::field_kind f, const char* what, const std::vector<
     }
 }
 
-template <bool Inline, mont_mul Kind>
-using fp_as = cuda::dev_field<ff::fp_t, Inline, Kind>;
-template <bool Inline, mont_mul Kind>
-using fr_as = cuda::dev_field<ff::fr_t, Inline, Kind>;
+namespace ex = cuda::experiments;
+using cuda::paired_schedule;
+template <bool Inline, class Schedule>
+using fp_as = cuda::dev_field<ff::fp_t, Inline, Schedule>;
+template <bool Inline, class Schedule>
+using fr_as = cuda::dev_field<ff::fr_t, Inline, Schedule>;
 
 // The same elements as another schedule's type (all schedules share one layout).
 template <class T, class S>
@@ -270,38 +273,32 @@ int main(int argc, char** argv) {
     std::printf("threads %zu, %d dependent operations each, best of %d\n", threads, iters, reps);
 
     {
-        using fp_sos = cuda::dev_field<ff::fp_t, false, mont_mul::sos>;
+        using fp_sos = cuda::dev_field<ff::fp_t, false, ex::sos>;
         const auto xs = random_elements<fp_sos>(bench::field_kind::fp, threads, 1);
         const auto ys = random_elements<fp_sos>(bench::field_kind::fp, threads, 2);
         auto ref = time_mul<fp_sos, ff::fp_t>("Fp mul, sos, called", xs, ys, iters, reps);
         check_against_cpu(bench::field_kind::fp, "Fp mul sos", xs, ys, ref, iters, 64);
-        time_mul_variant<fp_as<false, mont_mul::cios>, ff::fp_t>("Fp mul, cios, called", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<false, mont_mul::even_odd>, ff::fp_t>("Fp mul, even_odd, called", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<true, mont_mul::sos>, ff::fp_t>("Fp mul, sos, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<true, mont_mul::cios>, ff::fp_t>("Fp mul, cios, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<true, mont_mul::even_odd>, ff::fp_t>("Fp mul, even_odd, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<false, mont_mul::paired>, ff::fp_t>("Fp mul, paired, called", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<true, mont_mul::paired>, ff::fp_t>("Fp mul, paired, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<false, mont_mul::hybrid>, ff::fp_t>("Fp mul, hybrid, called", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<true, mont_mul::hybrid>, ff::fp_t>("Fp mul, hybrid, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<false, mont_mul::karatsuba>, ff::fp_t>("Fp mul, karatsuba, called", xs, ys, ref, iters, reps);
-        time_mul_variant<fp_as<true, mont_mul::karatsuba>, ff::fp_t>("Fp mul, karatsuba, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, ex::sos>, ff::fp_t>("Fp mul, sos, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, paired_schedule>, ff::fp_t>("Fp mul, paired, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, paired_schedule>, ff::fp_t>("Fp mul, paired, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, ex::hybrid>, ff::fp_t>("Fp mul, hybrid, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, ex::hybrid>, ff::fp_t>("Fp mul, hybrid, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<false, ex::karatsuba>, ff::fp_t>("Fp mul, karatsuba, called", xs, ys, ref, iters, reps);
+        time_mul_variant<fp_as<true, ex::karatsuba>, ff::fp_t>("Fp mul, karatsuba, inlined", xs, ys, ref, iters, reps);
     }
     {
-        using fr_sos = cuda::dev_field<ff::fr_t, true, mont_mul::sos>;
+        using fr_sos = cuda::dev_field<ff::fr_t, true, ex::sos>;
         const auto xs = random_elements<fr_sos>(bench::field_kind::fr, threads, 3);
         const auto ys = random_elements<fr_sos>(bench::field_kind::fr, threads, 4);
         auto ref = time_mul<fr_sos, ff::fr_t>("Fr mul, sos, inlined", xs, ys, iters, reps);
         check_against_cpu(bench::field_kind::fr, "Fr mul sos", xs, ys, ref, iters, 64);
-        time_mul_variant<fr_as<true, mont_mul::cios>, ff::fr_t>("Fr mul, cios, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fr_as<true, mont_mul::even_odd>, ff::fr_t>("Fr mul, even_odd, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fr_as<true, mont_mul::paired>, ff::fr_t>("Fr mul, paired, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fr_as<true, mont_mul::hybrid>, ff::fr_t>("Fr mul, hybrid, inlined", xs, ys, ref, iters, reps);
-        time_mul_variant<fr_as<true, mont_mul::karatsuba>, ff::fr_t>("Fr mul, karatsuba, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, paired_schedule>, ff::fr_t>("Fr mul, paired, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, ex::hybrid>, ff::fr_t>("Fr mul, hybrid, inlined", xs, ys, ref, iters, reps);
+        time_mul_variant<fr_as<true, ex::karatsuba>, ff::fr_t>("Fr mul, karatsuba, inlined", xs, ys, ref, iters, reps);
     }
     {
         // 4096 random "points", read through the cache as the MSM's gathers are.
-        using fp_sos = cuda::dev_field<ff::fp_t, false, mont_mul::sos>;
+        using fp_sos = cuda::dev_field<ff::fp_t, false, ex::sos>;
         const size_t np = 4096;
         const auto coords = random_elements<fp_sos>(bench::field_kind::fp, 2 * np, 5);
         auto points = [&](auto tag) {
@@ -315,17 +312,15 @@ int main(int argc, char** argv) {
         auto ref = time_bucket<fp_sos>("G1 bucket += affine, sos, called", points(fp_sos{}), bthreads, biters, reps);
 #define BUCKET_VARIANT(INLINE, KIND, NAME)                                                    \
     {                                                                                         \
-        using T = cuda::dev_field<ff::fp_t, INLINE, mont_mul::KIND>;                          \
+        using T = cuda::dev_field<ff::fp_t, INLINE, KIND>;                                    \
         expect_same(NAME, time_bucket<T>(NAME, points(T{}), bthreads, biters, reps), ref);    \
     }
-        BUCKET_VARIANT(false, cios, "G1 bucket += affine, cios, called")
-        BUCKET_VARIANT(false, even_odd, "G1 bucket += affine, even_odd, called")
-        BUCKET_VARIANT(false, paired, "G1 bucket += affine, paired, called")
-        BUCKET_VARIANT(true, paired, "G1 bucket += affine, paired, inlined")
-        BUCKET_VARIANT(false, hybrid, "G1 bucket += affine, hybrid, called")
-        BUCKET_VARIANT(true, hybrid, "G1 bucket += affine, hybrid, inlined")
-        BUCKET_VARIANT(false, karatsuba, "G1 bucket += affine, karatsuba, called")
-        BUCKET_VARIANT(true, karatsuba, "G1 bucket += affine, karatsuba, inlined")
+        BUCKET_VARIANT(false, paired_schedule, "G1 bucket += affine, paired, called")
+        BUCKET_VARIANT(true, paired_schedule, "G1 bucket += affine, paired, inlined")
+        BUCKET_VARIANT(false, ex::hybrid, "G1 bucket += affine, hybrid, called")
+        BUCKET_VARIANT(true, ex::hybrid, "G1 bucket += affine, hybrid, inlined")
+        BUCKET_VARIANT(false, ex::karatsuba, "G1 bucket += affine, karatsuba, called")
+        BUCKET_VARIANT(true, ex::karatsuba, "G1 bucket += affine, karatsuba, inlined")
 #undef BUCKET_VARIANT
     }
 

@@ -1,0 +1,79 @@
+#include "gpud/cuda_backend/device_memory_plan.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/msm.hpp"
+#include "gpud/cuda/ntt.hpp"
+#include "gpud/cuda_backend.hpp"
+#include "gpud/cuda_backend/resident_params.hpp"
+#include "gpud/scratch_plan.hpp"
+
+namespace cuzk::gpud {
+
+size_t ntt_still_needed(unsigned log_m, size_t ntt_held) {
+    const size_t need = log_m > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
+    return need > ntt_held ? need - ntt_held : 0;
+}
+
+scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsigned log_m, size_t held_scratch,
+                              size_t ntt_held) {
+    const size_t ntt_more = ntt_still_needed(log_m, ntt_held);
+    const size_t have = cuda::free_device_memory(gpu) + held_scratch;
+    const size_t available = have > ntt_more + device_reserve ? have - ntt_more - device_reserve : 0;
+    scratch_demand g1{cuda::g1_msm_context::scratch_estimate(g1_points, g1_points),
+                      cuda::g1_msm_context::scratch_estimate(g1_points, g1_points, 1)};
+    scratch_demand g2;
+    if (g2_points > 0)
+        g2 = {cuda::g2_msm_context::scratch_estimate(g2_points, g2_points),
+              cuda::g2_msm_context::scratch_estimate(g2_points, g2_points, 1)};
+    return plan_scratch(available, g1, g2);
+}
+
+void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m) {
+    // The largest run of each context: a whole query resident, a segment streamed.
+    const size_t g1_max = r.on_host() ? r.segment_g1 : std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
+    const size_t g2_max = !r.g2 ? 0 : r.on_host() ? r.segment_g2 : r.b_g2.size;
+    const size_t held = r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0);
+    scratch_plan plan = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes());
+    // The spare NTT slot for the waiting partition's row a (4 GiB at 2^27), where the B_G2 thread can copy it
+    // and the G1 MSMs still keep every window in one pass beside it: an extra pass of the H MSM would cost more
+    // than the ~25 ms the spare saves.
+    const size_t spare_need = size_t(1) << log_m;
+    if (b_g2_board_ && r.g2 && !r.on_host() && log_m > 0 && ntt_->spare_capacity() < spare_need && plan.fits &&
+        plan.g1_limit == 0) {
+        // A row a staged for a partition of other parameters is lost when the spare is reallocated: that
+        // partition copies its own (no B_G2 thread of this partition runs yet to stage another).
+        spare_row_a_of_ = 0;
+        try {
+            ntt_->reserve_spare(log_m);
+            const scratch_plan with_spare = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes());
+            if (with_spare.fits && with_spare.g1_limit == 0) {
+                plan = with_spare;
+                spdlog::info("GPU {}: a spare NTT slot of {:.1f} GiB holds row a of a partition waiting for the "
+                             "lock, copied under the holder's kernels",
+                             gpu_, double(spare_need * sizeof(ff::fr_t)) / double(1ull << 30));
+            } else {
+                ntt_->release_spare();
+                spdlog::info("GPU {}: no room for a spare NTT slot beside the MSM scratch: each partition "
+                             "copies its row a under the lock",
+                             gpu_);
+            }
+        } catch (const cuda::cuda_error& e) {
+            ntt_->release_spare();
+            spdlog::info("GPU {}: no spare NTT slot ({}): each partition copies its row a under the lock", gpu_,
+                         e.what());
+        }
+    }
+    r.g1->set_scratch_limit(plan.g1_limit);
+    if (r.g2) r.g2->set_scratch_limit(plan.g2_limit);
+    r.scratch_planned = true;
+    if (plan.fits)
+        spdlog::info("GPU {}: {}", gpu_, plan.summary());
+    else
+        spdlog::warn("GPU {}: {}", gpu_, plan.summary());
+}
+
+}  // namespace cuzk::gpud

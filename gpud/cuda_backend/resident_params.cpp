@@ -1,0 +1,213 @@
+#include "gpud/cuda_backend/resident_params.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <functional>
+#include <new>
+#include <span>
+#include <thread>
+
+#include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/ntt.hpp"
+#include "gpud/cuda_backend/device_memory_plan.hpp"
+#include "gpud/cuda_backend/elapsed.hpp"
+#include "gpud/scratch_plan.hpp"
+
+namespace cuzk::gpud {
+
+namespace {
+
+using resident_params = cuda_backend::resident_params;
+constexpr double gib = double(1ull << 30);
+
+// |q| takes the next |v|.size() points of its context, from |next| on.
+template <class P>
+void place(resident_params::query& q, const std::vector<P>& v, size_t& next) {
+    q.host = v.data();
+    q.size = v.size();
+    q.first = next;
+    next += v.size();
+}
+
+// Where the points of one parameters object go on GPU |gpu|, and the sizes that decide it.
+struct points_layout {
+    int gpu = 0;
+    params_placement placement = params_placement::automatic;
+    bool b_g2_on_gpu = true;
+    size_t n_g1 = 0;    // h, l, a, b_g1 back to back
+    size_t n_g2 = 0;    // b_g2, 0 with B_G2 on the CPU
+    size_t g1_max = 0;  // the largest G1 query
+    size_t need = 0;    // device bytes of all the points
+    size_t avail = 0;   // device bytes free now
+    unsigned log_m = 0;  // the NTT domain the h query implies
+    // What the kernels take beside the points at the least for runs of (G1, G2) points: the NTTs at 2^log_m,
+    // one window per MSM pass, and a reserve (the CUDA runtime's own, rounding).
+    std::function<size_t(size_t g1_run, size_t g2_run)> least_beside;
+};
+
+// Packed into page-locked host memory by a few threads (39 GiB of G1 points at 32 GiB: a memory copy per
+// point), then each context streams its segments from there.
+template <class F, size_t N>
+void pack_points(const std::array<const std::vector<ec::affine_t<F>>*, N>& queries, std::byte* out) {
+    std::vector<std::thread> threads;
+    size_t at = 0;
+    for (const auto* q : queries) {
+        const size_t n = q->size(), per = std::max<size_t>(1, (n + 7) / 8);
+        for (size_t lo = 0; lo < n; lo += per) {
+            const auto part = std::span<const ec::affine_t<F>>(q->data() + lo, std::min(per, n - lo));
+            threads.emplace_back([part, dst = out + (at + lo) * 2 * sizeof(F)] {
+                cuda::msm_context<F>::pack_points(part, dst);
+            });
+        }
+        at += n;
+    }
+    for (auto& t : threads) t.join();
+}
+
+// The host copy is as large as the points (47 GiB at 32 GiB): a host without room gets a message in those
+// terms (retryable: memory other work holds may come free), not a bare std::bad_alloc.
+std::unique_ptr<std::byte[]> host_points_buffer(size_t bytes, const points_layout& fit) {
+    try {
+        return std::unique_ptr<std::byte[]>(new std::byte[std::max<size_t>(bytes, 1)]);
+    } catch (const std::bad_alloc&) {
+        throw cuda::cuda_error(fmt::format(
+            "GPU {}: the host copy of the parameters' points ({:.1f} GiB; [gpud] params_memory = \"{}\", "
+            "{:.1f} GiB of device memory free for {:.1f} GiB of points) could not be allocated: add host "
+            "memory, or use a GPU with room for the points",
+            fit.gpu, double(bytes) / gib, to_string(fit.placement), double(fit.avail) / gib, double(fit.need) / gib));
+    }
+}
+
+// The points in host memory, streamed to the contexts in segments of 2^25 G1 and 2^24 G2 points (two buffers
+// each: 6.4 GB apiece), halved while they and the least scratch for runs of that size do not fit
+// (choose_segments).
+void stream_points_from_host(resident_params& r, const groth16::parameters& params, const points_layout& fit,
+                             std::chrono::steady_clock::time_point t0) {
+    auto device_need = [&](size_t s1, size_t s2) {
+        return 2 * s1 * 2 * sizeof(ff::fp_t) + 2 * s2 * 2 * sizeof(ff::fp2_t) + fit.least_beside(s1, s2);
+    };
+    const stream_segments seg = choose_segments(fit.g1_max, fit.n_g2, fit.avail, device_need);
+    if (!seg.fits)
+        throw cuda::cuda_error(fmt::format(
+            "GPU {}: {:.1f} GiB of device memory is free, and even with the parameters' points in host memory "
+            "the NTTs at 2^{} and the MSMs' least scratch need {:.1f} GiB: this GPU cannot prove this circuit; "
+            "use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
+            fit.gpu, double(fit.avail) / gib, fit.log_m, double(device_need(seg.g1, seg.g2)) / gib,
+            fit.b_g2_on_gpu ? ", [gpud] b_g2_on_gpu = false" : ""));
+    r.segment_g1 = seg.g1;
+    r.segment_g2 = seg.g2;
+    r.host_g1 = host_points_buffer(fit.n_g1 * 2 * sizeof(ff::fp_t), fit);
+    pack_points<ff::fp_t>(std::array{&params.h, &params.l, &params.a, &params.b_g1}, r.host_g1.get());
+    r.pin_g1 = cuda::host_pin(fit.gpu, r.host_g1.get(), fit.n_g1 * 2 * sizeof(ff::fp_t));
+    r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu);
+    r.g1->use_host_points(r.host_g1.get(), fit.n_g1, std::max<size_t>(r.segment_g1, 1));
+    if (fit.b_g2_on_gpu) {
+        size_t next = 0;
+        place(r.b_g2, params.b_g2, next);
+        r.host_g2 = host_points_buffer(fit.n_g2 * 2 * sizeof(ff::fp2_t), fit);
+        pack_points<ff::fp2_t>(std::array{&params.b_g2}, r.host_g2.get());
+        r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t));
+        r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu);
+        r.g2->use_host_points(r.host_g2.get(), fit.n_g2, std::max<size_t>(r.segment_g2, 1));
+    }
+    const bool pinned = r.pin_g1.pinned() && (!r.g2 || r.pin_g2.pinned());
+    if (!pinned)
+        spdlog::warn("GPU {}: the parameters' host copy could not be page-locked ({}): its segments are copied "
+                     "from pageable memory, slower",
+                     fit.gpu, !r.pin_g1.pinned() ? r.pin_g1.error() : r.pin_g2.error());
+    spdlog::info("GPU {}: parameters in host memory ([gpud] params_memory = \"{}\"; {:.2f} GiB of points, {:.1f} "
+                 "GiB of device memory free): {} h, {} l, {} a, {} b_g1, {} b_g2 points, streamed to the GPU in "
+                 "segments of {} G1 / {} G2 points, prepared in {:.2f} s",
+                 fit.gpu, to_string(fit.placement), double(fit.need) / gib, double(fit.avail) / gib, r.h.size,
+                 r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, r.segment_g1, r.segment_g2,
+                 seconds_since(t0));
+}
+
+// The points uploaded to the device, G1 queries back to back in one context.
+void upload_points(resident_params& r, const groth16::parameters& params, const points_layout& fit,
+                   std::chrono::steady_clock::time_point t0) {
+    r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu);
+    r.g1->reserve_points(fit.n_g1);
+    r.g1->upload_points_at(r.h.first, params.h);
+    r.g1->upload_points_at(r.l.first, params.l);
+    r.g1->upload_points_at(r.a.first, params.a);
+    r.g1->upload_points_at(r.b_g1.first, params.b_g1);
+    if (fit.b_g2_on_gpu) {
+        size_t next = 0;
+        place(r.b_g2, params.b_g2, next);
+        r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu);
+        r.g2->upload_points(params.b_g2);
+    }
+    spdlog::info("GPU {}: parameters resident ({} h, {} l, {} a, {} b_g1, {} b_g2 points, {:.2f} GiB) in {:.2f} s",
+                 fit.gpu, r.h.size, r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, double(r.bytes()) / gib,
+                 seconds_since(t0));
+}
+
+}  // namespace
+
+size_t cuda_backend::resident_sets() const {
+    std::lock_guard lk(mu_);
+    return resident_.size();
+}
+
+size_t cuda_backend::resident_bytes() const {
+    std::lock_guard lk(mu_);
+    size_t n = 0;
+    for (const auto& [_, r] : resident_) n += r->bytes();
+    return n;
+}
+
+cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
+    if (auto it = resident_.find(&params); it != resident_.end()) {
+        if (it->second->matches(params)) return *it->second;
+        resident_.erase(it);  // a stale set at this address: free its device memory before the new upload
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = std::make_unique<resident_params>();
+    points_layout fit;
+    fit.gpu = gpu_;
+    fit.placement = placement_;
+    fit.b_g2_on_gpu = b_g2_on_gpu_;
+    place(r->h, params.h, fit.n_g1);
+    place(r->l, params.l, fit.n_g1);
+    place(r->a, params.a, fit.n_g1);
+    place(r->b_g1, params.b_g1, fit.n_g1);
+    fit.n_g2 = b_g2_on_gpu_ ? params.b_g2.size() : 0;
+    fit.g1_max = std::max({r->h.size, r->l.size, r->a.size, r->b_g1.size});
+    fit.need = fit.n_g1 * 2 * sizeof(ff::fp_t) + fit.n_g2 * 2 * sizeof(ff::fp2_t);
+    fit.avail = cuda::free_device_memory(gpu_);
+    while ((size_t(1) << fit.log_m) < r->h.size + 1) ++fit.log_m;
+    fit.least_beside = [this, log_m = fit.log_m](size_t g1_run, size_t g2_run) {
+        return ntt_still_needed(log_m, ntt_->device_bytes()) + device_reserve +
+               cuda::g1_msm_context::scratch_estimate(g1_run, g1_run, 1) +
+               (g2_run ? cuda::g2_msm_context::scratch_estimate(g2_run, g2_run, 1) : 0);
+    };
+    bool on_host = placement_ == params_placement::host;
+    if (placement_ == params_placement::automatic)
+        on_host = fit.need + fit.least_beside(fit.g1_max, fit.n_g2) > fit.avail;
+    if (!on_host && fit.need > fit.avail)
+        // Resident only ([gpud] params_memory = "device"), and the points alone do not fit: say so in those terms
+        // rather than as the CUDA allocation error of an upload.
+        throw cuda::cuda_error(fmt::format(
+            "GPU {}: the parameters' points need {:.1f} GiB of device memory ({} G1{}), {:.1f} GiB is free: with "
+            "[gpud] params_memory = \"device\" the CUDA backend keeps them resident (with their MSM and NTT scratch "
+            "on top) and cannot prove this circuit on this GPU; use [gpud] params_memory = \"auto\" or \"host\" "
+            "(the points stay in host memory, streamed to the GPU), a GPU with more memory{}, or [gpud] backend = "
+            "\"cpu\"",
+            gpu_, double(fit.need) / gib, fit.n_g1,
+            b_g2_on_gpu_ ? fmt::format(" and {} G2 points", params.b_g2.size()) : std::string(" points"),
+            double(fit.avail) / gib,
+            b_g2_on_gpu_ ? ", [gpud] b_g2_on_gpu = false (the G2 points stay on the host)" : ""));
+    if (on_host)
+        stream_points_from_host(*r, params, fit, t0);
+    else
+        upload_points(*r, params, fit, t0);
+    // Entered only once complete: an upload that throws (a full device, say) leaves nothing behind.
+    return *(resident_[&params] = std::move(r));
+}
+
+}  // namespace cuzk::gpud

@@ -1,0 +1,55 @@
+// The points of one parameters object on the device (cuda_backend::resident_for): h, l, a, b_g1 back to back in
+// one G1 MSM context, so the four MSMs share one set of scratch buffers, and b_g2 in a G2 context when B_G2 is
+// on the GPU; or, where the device has no room for them, packed and page-locked in host memory and streamed to
+// the contexts in segments. One upload per parameters object, kept for the backend's life.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/groth16/keys.hpp"
+#include "gpud/cuda/host_pin.hpp"
+#include "gpud/cuda/msm.hpp"
+#include "gpud/cuda_backend.hpp"
+
+namespace cuzk::gpud {
+
+// The object is known by its address; the addresses and sizes of its point vectors are kept too, so a
+// different object later at the same address is uploaded afresh rather than proved against stale points.
+struct cuda_backend::resident_params {
+    struct query {
+        const void* host = nullptr;
+        size_t size = 0;
+        size_t first = 0;  // index of its first point in the context
+    };
+    query h, l, a, b_g1, b_g2;
+    bool scratch_planned = false;  // plan_device_memory applied (before the first kernels on these points)
+    // The serial of the work whose B_G2 scalars the G2 context holds, copied there under an earlier
+    // partition's kernels (b_g2_prestage.hpp), or 0 (none, or not known to be anyone's).
+    uint64_t g2_scalars_of = 0;
+    // With the points in host memory (params_placement::host): their packed copies, page-locked, and the
+    // segment (points per streamed copy) of each context. Declared before the pins and the contexts, which
+    // read them: destroyed after both.
+    std::unique_ptr<std::byte[]> host_g1, host_g2;
+    cuda::host_pin pin_g1, pin_g2;
+    size_t segment_g1 = 0, segment_g2 = 0;
+    bool on_host() const { return host_g1 != nullptr; }
+    std::unique_ptr<cuda::g1_msm_context> g1;
+    std::unique_ptr<cuda::g2_msm_context> g2;  // null when B_G2 runs on the CPU
+
+    template <class P>
+    static bool same(const query& q, const std::vector<P>& v) {
+        return q.host == v.data() && q.size == v.size();
+    }
+    bool matches(const groth16::parameters& p) const {
+        return same(h, p.h) && same(l, p.l) && same(a, p.a) && same(b_g1, p.b_g1) && (!g2 || same(b_g2, p.b_g2));
+    }
+    size_t bytes() const {
+        return (h.size + l.size + a.size + b_g1.size) * 2 * sizeof(ff::fp_t) +
+               (g2 ? b_g2.size * 2 * sizeof(ff::fp2_t) : 0);
+    }
+};
+
+}  // namespace cuzk::gpud
