@@ -111,27 +111,4 @@ void journal::rewrite(const std::vector<journal_record>& records) {
     open_for_append();
 }
 
-std::string journal::hex(std::string_view bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char c : bytes) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
-}
-
-std::string journal::unhex(std::string_view hex) {
-    if (hex.size() % 2) throw std::invalid_argument("odd-length hex field");
-    auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        throw std::invalid_argument(fmt::format("'{}' is not a hex digit", c));
-    };
-    std::string out(hex.size() / 2, '\0');
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<char>(nibble(hex[2 * i]) * 16 + nibble(hex[2 * i + 1]));
-    return out;
-}
-
 }  // namespace cuzk::assemblerd

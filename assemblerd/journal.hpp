@@ -1,11 +1,7 @@
 // The assembler's durable journal: an append-only text file in the spool directory, one record per line,
 // each appended with a single write(2) and fdatasync'd before the assembler acts on it (answers the client,
-// tells a stage), so a record the client saw acknowledged survives kill -9 and power loss.
-//
-//   SUBMIT <job> <priority> <kind> <partitions> <created_ms> <request id, hex or -> <input, relative to spool>
-//   PROOF <job> <partition> <192-byte partition proof, hex>
-//   DONE <job> <ms>            FAILED <job> <ms> <error, hex>      CANCELLED <job> <ms>
-//   FETCHED <job> <ms>         EXPIRED <job>                      NEXT <next job id>
+// tells a stage), so a record the client saw acknowledged survives kill -9 and power loss. A record is a
+// list of fields without spaces; what each record type holds is journal_records.hpp's.
 //
 // Replay reads every complete line in order; a last line without its newline is a write cut short by a
 // crash and is dropped (logged); any other malformed line is an error naming the file and line number.
@@ -16,7 +12,6 @@
 #include <filesystem>
 #include <functional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace cuzk::assemblerd {
@@ -37,9 +32,6 @@ public:
     void rewrite(const std::vector<journal_record>& records);
 
     void append(const journal_record& record);
-
-    static std::string hex(std::string_view bytes);
-    static std::string unhex(std::string_view hex);  // throws std::invalid_argument
 
 private:
     void open_for_append();

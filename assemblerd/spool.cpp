@@ -11,6 +11,8 @@
 #include <system_error>
 
 #include "common/util/errors.hpp"
+#include "daemon/porep_job_input.hpp"
+#include "daemon/test_job_input.hpp"
 
 namespace cuzk::assemblerd {
 
@@ -98,6 +100,20 @@ void spool::remove_job(std::uint64_t job) {
     std::error_code ec;
     fs::remove_all(root_ / "jobs" / std::to_string(job), ec);
     fs::remove(result_path(job), ec);
+}
+
+void spool::load_input(job& j, const std::string& source) const {
+    const auto path = root_ / j.input;
+    if (j.kind == ipc::proof_kind::porep_c2) {
+        j.porep = daemon::read_porep_job_input(path, source, false);
+    } else {
+        try {
+            j.test_input = daemon::read_test_job_input(path);
+        } catch (const input_error& e) {
+            if (source == path.string()) throw;
+            throw input_error(fmt::format("{} (submitted as {})", e.what(), source));
+        }
+    }
 }
 
 }  // namespace cuzk::assemblerd

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 
+#include "assemblerd/job.hpp"
 #include "ipc/messages.hpp"
 
 namespace cuzk::assemblerd {
@@ -28,6 +29,9 @@ public:
     // Places the job's input under jobs/<job>/input (durably) and returns that path relative to the root.
     // Throws input_error naming the file for a missing or unreadable input, or a spool name with a '/'.
     std::string take_input(std::uint64_t job, ipc::c1_source source, const std::string& path);
+    // Reads the job's spooled input by its kind; |source| names it in errors (the client's own path at
+    // submission). Throws input_error.
+    void load_input(job& j, const std::string& source) const;
     void write_result(std::uint64_t job, std::span<const std::byte> proof);
     void remove_job(std::uint64_t job);
 

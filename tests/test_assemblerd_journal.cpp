@@ -7,13 +7,15 @@
 #include <vector>
 
 #include "assemblerd/journal.hpp"
+#include "assemblerd/journal_records.hpp"
 
 using cuzk::assemblerd::journal;
 using cuzk::assemblerd::journal_record;
+namespace journal_records = cuzk::assemblerd::journal_records;
 
 namespace {
 
-struct journal_fixture : ::testing::Test {
+struct JournalFile : ::testing::Test {
     std::filesystem::path path = std::filesystem::temp_directory_path() /
                                  ("cuzk-journal-" + std::to_string(::getpid()) + "-" +
                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -27,29 +29,29 @@ struct journal_fixture : ::testing::Test {
 
 }  // namespace
 
-TEST_F(journal_fixture, RecordsSurviveReopen) {
+TEST_F(JournalFile, RecordsSurviveReopen) {
     {
         journal sut(path);
         sut.append({"SUBMIT", "1", "0"});
-        sut.append({"PROOF", "1", "0", journal::hex("\x01\xff")});
+        sut.append({"PROOF", "1", "0", journal_records::hex("\x01\xff")});
     }
     journal sut(path);
     sut.append({"DONE", "1", "5"});
     const auto r = replayed();
     ASSERT_EQ(r.size(), 3u);
     EXPECT_EQ(r[1][3], "01ff");
-    EXPECT_EQ(journal::unhex(r[1][3]), std::string("\x01\xff"));
+    EXPECT_EQ(journal_records::unhex(r[1][3]), std::string("\x01\xff"));
     EXPECT_EQ(r[2][0], "DONE");
 }
 
-TEST_F(journal_fixture, TornLastLineIsDropped) {
+TEST_F(JournalFile, TornLastLineIsDropped) {
     std::ofstream(path) << "SUBMIT 1 0\nPROOF 1 0 ab";  // the crash cut the second write
     const auto r = replayed();
     ASSERT_EQ(r.size(), 1u);
     EXPECT_EQ(r[0][0], "SUBMIT");
 }
 
-TEST_F(journal_fixture, CorruptRecordNamesFileAndLine) {
+TEST_F(JournalFile, CorruptRecordNamesFileAndLine) {
     std::ofstream(path) << "SUBMIT 1 0\nBOGUS 7\nDONE 1 2\n";
     try {
         journal::replay(path, [](const journal_record& r) {
@@ -62,7 +64,7 @@ TEST_F(journal_fixture, CorruptRecordNamesFileAndLine) {
     }
 }
 
-TEST_F(journal_fixture, RewriteKeepsOnlyTheGivenRecords) {
+TEST_F(JournalFile, RewriteKeepsOnlyTheGivenRecords) {
     journal sut(path);
     for (int i = 0; i < 5; ++i) sut.append({"SUBMIT", std::to_string(i), "0"});
     sut.rewrite({{"NEXT", "9"}, {"SUBMIT", "4", "0"}});
@@ -75,6 +77,6 @@ TEST_F(journal_fixture, RewriteKeepsOnlyTheGivenRecords) {
 }
 
 TEST(Journal, HexRejectsBadDigits) {
-    EXPECT_THROW(journal::unhex("abc"), std::invalid_argument);
-    EXPECT_THROW(journal::unhex("zz"), std::invalid_argument);
+    EXPECT_THROW(journal_records::unhex("abc"), std::invalid_argument);
+    EXPECT_THROW(journal_records::unhex("zz"), std::invalid_argument);
 }

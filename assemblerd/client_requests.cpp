@@ -1,0 +1,133 @@
+#include "assemblerd/client_requests.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <map>
+
+#include "common/daemon/timeline.hpp"
+#include "common/util/errors.hpp"
+#include "ipc/clock.hpp"
+
+namespace cuzk::assemblerd {
+
+namespace tl = cuzk::timeline;
+
+void client_requests::on_request(daemon::routed_request& req) {
+    const auto type = ipc::type_of(req.body);
+    try {
+        if (auto* m = std::get_if<ipc::submit_msg>(&req.body)) return on_submit(req, *m);
+        if (auto* m = std::get_if<ipc::await_msg>(&req.body)) return on_await(req, *m);
+        if (auto* m = std::get_if<ipc::cancel_msg>(&req.body)) return on_cancel(req, *m);
+        if (std::holds_alternative<ipc::status_request_msg>(req.body))
+            return api_.reply(req.envelope, ipc::status_reply_msg{status_json()});
+        api_.reply_error(req.envelope, ipc::error_code::bad_request, type,
+                         fmt::format("assemblerd's API takes SUBMIT, AWAIT, CANCEL and STATUS_REQUEST, not {}",
+                                     ipc::to_string(type)));
+    } catch (const input_error& e) {
+        api_.reply_error(req.envelope, ipc::error_code::bad_request, type, e.what());
+    } catch (const std::exception& e) {
+        spdlog::error("{} failed: {}", ipc::to_string(type), e.what());
+        api_.reply_error(req.envelope, ipc::error_code::internal, type, e.what());
+    }
+}
+
+void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_msg& m) {
+    if (!m.client_request_id.empty()) {
+        if (const auto id = jobs_.by_request(m.client_request_id))
+            return api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, *id, true});
+    }
+    if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
+        throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2 and "
+                                      "test-circuit jobs are)",
+                                      ipc::to_string(m.kind)));
+    }
+    const auto max_pending = config_.assemblerd.max_pending_jobs;
+    if (jobs_.pending() >= max_pending) {
+        return api_.reply_error(req.envelope, ipc::error_code::queue_full, ipc::message_type::submit,
+                                fmt::format("{} jobs pending ([assemblerd] max_pending_jobs = {}); retry later",
+                                            jobs_.pending(), max_pending));
+    }
+    job j;
+    j.id = jobs_.next_id();
+    j.request_id = m.client_request_id;
+    j.kind = m.kind;
+    j.priority = m.priority;
+    j.created_ms = ipc::realtime_ms();
+    j.input = spool_.take_input(j.id, m.source, m.c1_path);  // throws input_error naming the file
+    try {
+        // A C1 is checked here (parse, consistency, registered proof): a bad one is refused now, its error
+        // naming the client's file and the JSON path, not found out partitions later.
+        spool_.load_input(j, m.c1_path);
+    } catch (...) {
+        spool_.remove_job(j.id);
+        throw;
+    }
+    j.partitions.resize(j.porep ? j.porep->partitions() : j.test_input.partitions);
+    jobs_.id_taken(j.id);
+    journal_.append(journal_records::encode(journal_records::submitted{
+        j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input}));
+    tl::emit(tl::event::job_submit, std::to_string(j.id),
+             {{"partitions", std::to_string(j.partitions.size())}, {"priority", std::to_string(j.priority)},
+              {"circuit", j.circuit()}});
+    spdlog::info("job {} submitted: {} x {} (priority {}{})", j.id, j.partitions.size(), j.circuit(), j.priority,
+                 j.request_id.empty() ? "" : ", request " + j.request_id);
+    const auto id = jobs_.add(std::move(j)).id;
+    api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, id, false});
+}
+
+void client_requests::on_await(daemon::routed_request& req, const ipc::await_msg& m) {
+    job* j = jobs_.find(m.job_id);
+    if (!j) {
+        return api_.reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::await,
+                                fmt::format("no job {} (never submitted, or its result expired)", m.job_id));
+    }
+    if (j->terminal() || m.timeout_ms == 0) return api_.reply(req.envelope, waiting_.reply_for(*j));
+    waiting_.wait(std::move(req.envelope), m.job_id, ipc::realtime_ms() + m.timeout_ms);
+}
+
+void client_requests::on_cancel(daemon::routed_request& req, const ipc::cancel_msg& m) {
+    job* j = jobs_.find(m.job_id);
+    if (!j) {
+        return api_.reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::cancel,
+                                fmt::format("no job {} to cancel", m.job_id));
+    }
+    if (!j->terminal()) completion_.cancel(*j);
+    api_.reply(req.envelope, waiting_.reply_for(*j));
+}
+
+std::string client_requests::status_json() const {
+    nlohmann::json j;
+    j["stage"] = "assemblerd";
+    j["pid"] = ::getpid();
+    j["pending_jobs"] = jobs_.pending();
+    j["max_pending_jobs"] = config_.assemblerd.max_pending_jobs;
+    j["duplicate_partition_proofs"] = results_.duplicates();
+    j["verifying_jobs"] = verifier_.busy();
+    auto& list = j["jobs"] = nlohmann::json::array();
+    for (const auto& [id, job] : jobs_.all()) {
+        std::map<std::string, int> states;
+        std::uint64_t failed_attempts = 0;
+        for (const auto& p : job.partitions) {
+            static const char* names[] = {"pending", "dispatched", "synthesized", "proved"};
+            ++states[names[static_cast<int>(p.state)]];
+            failed_attempts += p.failed_attempts;
+        }
+        nlohmann::json e{{"job", id},
+                         {"state", ipc::to_string(job.state)},
+                         {"priority", job.priority},
+                         {"circuit", job.circuit()},
+                         {"partitions_total", job.partitions.size()},
+                         {"partitions_done", job.proved()},
+                         {"partitions", states},
+                         {"failed_attempts", failed_attempts}};
+        if (!job.request_id.empty()) e["request_id"] = job.request_id;
+        if (!job.error.empty()) e["error"] = job.error;
+        list.push_back(e);
+    }
+    return j.dump();
+}
+
+}  // namespace cuzk::assemblerd

@@ -1,0 +1,55 @@
+// The front door's requests, from the api socket: SUBMIT (spooled, checked, journaled before the reply; a
+// retried SUBMIT with the same client request id gets its job back), AWAIT (answered now, or held as a long
+// poll), CANCEL and STATUS_REQUEST. A request that fails is answered with an ERROR_REPLY: bad_request for the
+// client's input, internal for the service's own failure.
+#pragma once
+
+#include <string>
+
+#include "assemblerd/job_completion.hpp"
+#include "assemblerd/job_table.hpp"
+#include "assemblerd/journal.hpp"
+#include "assemblerd/proof_verifier.hpp"
+#include "assemblerd/spool.hpp"
+#include "assemblerd/stage_results.hpp"
+#include "assemblerd/waiting_clients.hpp"
+#include "daemon/config.hpp"
+#include "daemon/request_router.hpp"
+
+namespace cuzk::assemblerd {
+
+class client_requests {
+public:
+    client_requests(const daemon::config& c, daemon::request_router& api, job_table& jobs, journal& log, spool& spool,
+                    waiting_clients& waiting, job_completion& completion, const proof_verifier& verifier,
+                    const stage_results& results)
+        : config_(c),
+          api_(api),
+          jobs_(jobs),
+          journal_(log),
+          spool_(spool),
+          waiting_(waiting),
+          completion_(completion),
+          verifier_(verifier),
+          results_(results) {}
+
+    void on_request(daemon::routed_request& req);
+
+private:
+    void on_submit(daemon::routed_request& req, const ipc::submit_msg& m);
+    void on_await(daemon::routed_request& req, const ipc::await_msg& m);
+    void on_cancel(daemon::routed_request& req, const ipc::cancel_msg& m);
+    std::string status_json() const;
+
+    const daemon::config& config_;
+    daemon::request_router& api_;
+    job_table& jobs_;
+    journal& journal_;
+    spool& spool_;
+    waiting_clients& waiting_;
+    job_completion& completion_;
+    const proof_verifier& verifier_;
+    const stage_results& results_;
+};
+
+}  // namespace cuzk::assemblerd

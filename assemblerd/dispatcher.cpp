@@ -1,0 +1,103 @@
+#include "assemblerd/dispatcher.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace cuzk::assemblerd {
+
+dispatcher::dispatcher(job_table& jobs, std::uint32_t window, std::uint64_t partition_timeout_ms,
+                       std::filesystem::path spool_root, job_sender send)
+    : jobs_(jobs),
+      window_(window),
+      timeout_ms_(partition_timeout_ms),
+      spool_root_(std::move(spool_root)),
+      send_(std::move(send)) {}
+
+void dispatcher::dispatch(std::uint64_t now_ms) {
+    std::uint32_t in_synthesis = 0;
+    std::vector<job*> order;
+    for (auto& [id, j] : jobs_.all()) {
+        if (j.terminal()) continue;
+        order.push_back(&j);
+        for (const auto& p : j.partitions) in_synthesis += p.state == partition_state::dispatched;
+    }
+    if (in_synthesis >= window_) return;
+    std::sort(order.begin(), order.end(), [&](const job* a, const job* b) {
+        return a->priority != b->priority ? a->priority > b->priority
+                                          : jobs_.submission_order(a->id) < jobs_.submission_order(b->id);
+    });
+    for (job* j : order) {
+        ipc::job_msg m{j->id, j->kind, j->priority, static_cast<std::uint32_t>(j->partitions.size()), {},
+                       (spool_root_ / j->input).string()};
+        for (std::uint32_t p = 0; p < j->partitions.size() && in_synthesis < window_; ++p) {
+            auto& part = j->partitions[p];
+            if (part.state != partition_state::pending) continue;
+            part.state = partition_state::dispatched;
+            part.since_ms = now_ms;
+            ++part.dispatches;
+            ++in_synthesis;
+            m.partitions.push_back(p);
+        }
+        if (m.partitions.empty()) continue;
+        if (!send_(m)) {
+            // Not queued for synthd (its queue is full): the partitions are pending again at once, and the rest
+            // waits for the next turn, since any JOB would meet the same queue.
+            for (auto p : m.partitions) {
+                auto& part = j->partitions[p];
+                part.state = partition_state::pending;
+                --part.dispatches;
+            }
+            if (failed_sends_++ == 0)
+                spdlog::warn("JOB for job {} partitions {} not sent to synthd (its socket's queue is full): pending "
+                             "again, dispatched in a later turn",
+                             j->id, fmt::join(m.partitions, ", "));
+            return;
+        }
+        if (failed_sends_) {
+            spdlog::info("JOBs reach synthd again after {} sends that failed", failed_sends_);
+            failed_sends_ = 0;
+        }
+        j->state = ipc::job_state::running;
+        if (in_synthesis >= window_) break;
+    }
+}
+
+void dispatcher::check_timeouts(std::uint64_t now_ms) {
+    for (auto& [id, j] : jobs_.all()) {
+        if (j.terminal()) continue;
+        for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
+            auto& part = j.partitions[p];
+            if ((part.state == partition_state::dispatched || part.state == partition_state::synthesized) &&
+                now_ms - part.since_ms > timeout_ms_) {
+                spdlog::warn("job {} partition {}: no news for {} ms (partition_timeout_s), dispatched again", id, p,
+                             now_ms - part.since_ms);
+                part.state = partition_state::pending;
+            }
+        }
+    }
+}
+
+void dispatcher::on_synthd_started(std::int32_t pid, std::uint64_t started_ms) {
+    const std::pair<std::int32_t, std::uint64_t> identity{pid, started_ms};
+    if (synthd_identity_ == identity) return;
+    synthd_identity_ = identity;
+    spdlog::info("synthd (pid {}) started", pid);
+    std::size_t again = 0;
+    for (auto& [id, j] : jobs_.all()) {
+        if (j.terminal()) continue;
+        // Only what was handed out before this synthd started: later dispatches went to it (the hello can
+        // arrive after them when synthd connected before the results socket was bound).
+        for (auto& p : j.partitions)
+            if (p.state == partition_state::dispatched && p.since_ms < started_ms) {
+                p.state = partition_state::pending;
+                ++again;
+            }
+    }
+    if (again) spdlog::info("{} partitions handed to the previous synthd are dispatched again", again);
+}
+
+}  // namespace cuzk::assemblerd

@@ -1,0 +1,43 @@
+// How a job ends: done (all partitions proved, and verified when [assemblerd] verify is set), failed or
+// cancelled. Each end is journaled first, then the job is finished in the table, the stages are told to drop
+// what they still hold of it (failed, cancelled), and its waiting clients are answered.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "assemblerd/job_table.hpp"
+#include "assemblerd/journal.hpp"
+#include "assemblerd/proof_verifier.hpp"
+#include "assemblerd/spool.hpp"
+#include "assemblerd/stage_sockets.hpp"
+#include "assemblerd/waiting_clients.hpp"
+#include "daemon/config.hpp"
+
+namespace cuzk::assemblerd {
+
+class job_completion {
+public:
+    job_completion(const daemon::config& c, job_table& jobs, journal& log, spool& spool, proof_verifier& verifier,
+                   stage_sockets& stages, waiting_clients& waiting)
+        : config_(c), jobs_(jobs), journal_(log), spool_(spool), verifier_(verifier), stages_(stages), waiting_(waiting) {}
+
+    // All partitions proved: to the verifier (when configured), finished in on_verified; else done now.
+    void complete(job& j);
+    void on_verified(const proof_verifier::outcome& o);
+    void fail(job& j, std::string error);
+    void cancel(job& j);
+
+private:
+    void finish_done(job& j);
+
+    const daemon::config& config_;
+    job_table& jobs_;
+    journal& journal_;
+    spool& spool_;
+    proof_verifier& verifier_;
+    stage_sockets& stages_;
+    waiting_clients& waiting_;
+};
+
+}  // namespace cuzk::assemblerd

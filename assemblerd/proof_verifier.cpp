@@ -1,0 +1,101 @@
+#include "assemblerd/proof_verifier.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <span>
+#include <utility>
+
+#include "common/circuits/registry.hpp"
+#include "common/groth16/params_file.hpp"
+#include "common/groth16/proof.hpp"
+#include "common/util/errors.hpp"
+#include "daemon/params_store.hpp"
+
+namespace cuzk::assemblerd {
+
+proof_verifier::proof_verifier(std::filesystem::path params_dir)
+    : params_dir_(std::move(params_dir)), thread_([this] { loop(); }) {}
+
+proof_verifier::~proof_verifier() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void proof_verifier::submit(job j) {
+    {
+        std::lock_guard lock(mutex_);
+        tasks_.push_back(std::move(j));
+    }
+    cv_.notify_all();
+}
+
+std::vector<proof_verifier::outcome> proof_verifier::take() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(done_, {});
+}
+
+std::size_t proof_verifier::busy() const {
+    std::lock_guard lock(mutex_);
+    return tasks_.size() + running_;
+}
+
+void proof_verifier::loop() {
+    for (;;) {
+        job j;
+        {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [&] { return stop_ || !tasks_.empty(); });
+            if (stop_) return;
+            j = std::move(tasks_.front());
+            tasks_.pop_front();
+            running_ = 1;
+        }
+        outcome o{j.id, {}, {}};
+        try {
+            o.invalid = verify(j);
+        } catch (const std::exception& e) {
+            o.error = e.what();
+        }
+        std::lock_guard lock(mutex_);
+        running_ = 0;
+        done_.push_back(std::move(o));
+    }
+}
+
+// PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with the vk
+// of the registered proof (<params_dir>/porep_<name>.vk).
+std::vector<std::uint32_t> proof_verifier::verify(const job& j) {
+    const auto shape = j.porep ? j.porep->circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
+    auto it = pvks_.find(shape);
+    if (it == pvks_.end()) {
+        const auto vk_file = daemon::vk_path(params_dir_, shape);
+        const auto vk = groth16::read_vk(vk_file);
+        if (j.porep && vk.ic.size() != j.porep->proof->public_inputs_per_partition() + 1)
+            throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(),
+                                          j.porep->circuit(), j.porep->proof->public_inputs_per_partition() + 1));
+        it = pvks_.emplace(shape, groth16::prepare_verifying_key(vk)).first;
+    }
+    std::vector<std::uint32_t> invalid;
+    for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
+        const auto inputs = j.porep ? j.porep->partition_inputs(p)
+                                    : circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
+        const auto& bytes = *j.partitions[p].proof;
+        bool ok = false;
+        try {
+            const auto pi = groth16::proof_from_bytes(
+                std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+            ok = groth16::verify_proof(it->second, pi, inputs);
+        } catch (const std::exception& e) {
+            spdlog::error("job {} partition {}: proof does not decode: {}", j.id, p, e.what());
+        }
+        if (!ok) invalid.push_back(p);
+    }
+    return invalid;
+}
+
+}  // namespace cuzk::assemblerd
