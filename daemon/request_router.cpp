@@ -25,15 +25,18 @@ std::optional<routed_request> request_router::receive() {
         const auto type = ipc::peek_type(std::span(static_cast<const std::byte*>(frame->body.data()), frame->body.size()));
         spdlog::warn("malformed request answered with an error: {}", e.what());
         const bool version = std::string_view(e.what()).find("protocol version") != std::string_view::npos;
-        ipc::error_reply_msg reply{version ? ipc::error_code::unsupported_version : ipc::error_code::bad_request, type,
-                                   e.what()};
-        (void)ipc::send_routed(socket_, frame->envelope, reply);
+        reply(frame->envelope,
+              ipc::error_reply_msg{version ? ipc::error_code::unsupported_version : ipc::error_code::bad_request, type,
+                                   e.what()});
         return std::nullopt;
     }
 }
 
 void request_router::reply(std::vector<zmq::message_t>& envelope, const ipc::message& m) {
-    if (!ipc::send_routed(socket_, envelope, m)) spdlog::debug("reply dropped: the requester is gone");
+    // The requester timed out and went away (or its queue is full): it asks again or reports the timeout.
+    if (!ipc::send_routed(socket_, envelope, m)) {
+        spdlog::debug("{} reply dropped: the requester is gone", ipc::to_string(ipc::type_of(m)));
+    }
 }
 
 void request_router::reply_error(std::vector<zmq::message_t>& envelope, ipc::error_code code, ipc::message_type request,

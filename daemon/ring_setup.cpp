@@ -21,6 +21,8 @@ ipc::ring_config ring_config_of(const config& c) {
     return r;
 }
 
+namespace {
+
 ipc::partition_ring open_ring(const config& c) {
     try {
         auto ring = ipc::partition_ring::open_or_create(ring_config_of(c));
@@ -34,5 +36,11 @@ ipc::partition_ring open_ring(const config& c) {
                                       c.ring.slot_bytes, e.what()));
     }
 }
+
+}  // namespace
+
+ipc::ring_writer open_ring_writer(const config& c) { return ipc::ring_writer(open_ring(c)); }
+
+ipc::ring_prover open_ring_prover(const config& c) { return ipc::ring_prover(open_ring(c)); }
 
 }  // namespace cuzk::daemon

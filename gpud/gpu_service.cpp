@@ -34,7 +34,6 @@
 #include "ipc/clock.hpp"
 #include "ipc/cuda_lock.hpp"
 #include "ipc/endpoints.hpp"
-#include "ipc/message_socket.hpp"
 
 namespace cuzk::gpud {
 
@@ -79,7 +78,7 @@ class gpu_service {
 public:
     gpu_service(const daemon::config& c, const std::optional<fault_plan>& faults)
         : config_(c),
-          ring_(daemon::open_ring(c)),
+          prover_(daemon::open_ring_prover(c)),
           lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
           backend_(backend_for(c, faults)),
           params_(c.gpud.params_dir),
@@ -117,7 +116,7 @@ public:
                           {"max_hold_ms", st.max_hold_ns / 1e6},
                           {"owner_death_recoveries", st.owner_death_recoveries}};
         auto& slots = j["slots"] = nlohmann::json::array();
-        for (const auto& s : ring_.snapshot()) {
+        for (const auto& s : prover_.ring().snapshot()) {
             nlohmann::json e{{"slot", s.slot}, {"state", ipc::to_string(s.state)}, {"generation", s.generation}};
             if (s.state != ipc::slot_state::free) {
                 e["job"] = s.job_id;
@@ -126,7 +125,7 @@ public:
             }
             slots.push_back(e);
         }
-        const auto c = ring_.counters();
+        const auto c = prover_.ring().counters();
         j["ring"] = {{"name", config_.ring.name}, {"commits", c.commits}, {"releases", c.releases},
                      {"full_claims", c.full_claims}, {"reclaimed_writing", c.reclaimed_writing},
                      {"reclaimed_proving", c.reclaimed_proving}, {"discarded", c.discarded}};
@@ -143,7 +142,7 @@ public:
         auto& state = workers_[index];
         // A lost device requests the shutdown too: no worker takes another slot.
         while (!daemon::shutdown_requested()) {
-            auto claim = ring_.take_ready(100ms);
+            auto claim = prover_.take_ready(100ms);
             if (!claim) continue;
             state.job = claim->job_id;
             state.partition = claim->partition;
@@ -163,7 +162,7 @@ public:
         const auto picked = steady::now();
         tl::emit(tl::event::gpu_pickup, job, {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}});
         if (cancelled(claim.job_id)) {
-            (void)ring_.release(claim);
+            release_slot(claim, "a cancel");
             spdlog::info("job {} partition {}: cancelled, slot {} freed unproved", job, part, slot);
             return;
         }
@@ -228,9 +227,7 @@ public:
         results_.push(out);
         ++state.proved;
         sent_before_release_.wait_for_flush();
-        const auto status = ring_.release(claim);
-        if (status != ipc::transition_status::ok)
-            spdlog::warn("release of slot {} refused: {}", slot, ipc::to_string(status));
+        release_slot(claim, "its proof");
         spdlog::debug("job {} partition {} proved by worker {} in {} ms", job, part, worker,
                       us_since(picked) / 1000);
     }
@@ -246,8 +243,18 @@ public:
                       failure.retryable ? " (retryable)" : "");
         results_.push(ipc::partition_failed_msg{claim.job_id, claim.partition, failure.retryable, failure.message});
         sent_before_release_.wait_for_flush();
-        (void)ring_.release(claim);
+        release_slot(claim, "its failure");
         if (!lost.empty()) on_device_lost(worker, lost);
+    }
+
+    // A refused release means the slot is ours no more (a reclaim_dead elsewhere judged this process dead):
+    // its new holder owns its state, so nothing is left to undo; the log names the slot.
+    void release_slot(const ipc::proving_claim& claim, std::string_view after) {
+        const auto status = prover_.release(claim);
+        if (status != ipc::transition_status::ok) {
+            spdlog::warn("job {} partition {}: release of ring slot {} (generation {}) after {} refused: {}",
+                         claim.job_id, claim.partition, claim.slot, claim.generation, after, ipc::to_string(status));
+        }
     }
 
     // A lost CUDA context fails every later call of this process, so gpud stops taking slots and exits with
@@ -276,7 +283,7 @@ public:
             std::lock_guard lock(cancel_mutex_);
             cancelled_.insert(m.job_id);
         }
-        const auto freed = ring_.discard_ready(m.job_id);
+        const auto freed = prover_.discard_ready(m.job_id);
         spdlog::info("job {} cancelled: {} ready slots freed", m.job_id, freed);
     }
 
@@ -286,12 +293,12 @@ public:
         const auto name = ipc::gpud_socket_name(config_.gpud.gpu);
         daemon::instance_lock lock(config_.runtime.dir, name);
         // The witnesses live in the ring: a backend that copies them to a GPU page-locks it here, once.
-        backend_->register_host_region(ring_.mapping());
+        backend_->register_host_region(prover_.ring().mapping());
         zmq::context_t context(1);
         daemon::request_router router(context, config_.endpoint(name));
         auto results = daemon::connect_socket(context, zmq::socket_type::push, config_.endpoint(ipc::socket_names::results));
-        (void)ipc::send_message(results, ipc::stage_hello_msg{ipc::stage::gpud, ::getpid(),
-                                                              static_cast<std::uint64_t>(tl::now_ms())});
+        // First in the outbox, so it leaves before any result of this process.
+        results_.push(ipc::stage_hello_msg{ipc::stage::gpud, ::getpid(), static_cast<std::uint64_t>(tl::now_ms())});
         std::vector<std::thread> threads;
         for (unsigned i = 0; i < config_.gpud.workers; ++i) threads.emplace_back([this, i] { worker(i); });
         daemon::notify_ready();
@@ -326,11 +333,12 @@ public:
                                                    ipc::to_string(ipc::type_of(req->body))));
             }
             const auto mark = sent_before_release_.mark();
-            for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
-            sent_before_release_.flushed(mark);
+            // A worker frees its slot once its proof is out; while messages stay queued it waits (up to the
+            // gate's bound), so a full queue holds slots back, as a slow assembler should.
+            if (results_.send_to(results) == 0) sent_before_release_.flushed(mark);
             // A prover that died elsewhere (another gpud on the ring) leaves PROVING slots: take them back.
             if (steady::now() - last_reclaim > 1s) {
-                for (const auto& r : ring_.reclaim_dead())
+                for (const auto& r : prover_.ring().reclaim_dead())
                     spdlog::warn("slot {} (job {} partition {}) reclaimed from dead pid {}", r.slot, r.job_id,
                                  r.partition, r.dead_holder);
                 last_reclaim = steady::now();
@@ -340,7 +348,10 @@ public:
         daemon::notify_stopping();
         for (auto& t : threads) t.join();
         // Whatever the workers queued last goes out within the socket's linger, before the context closes.
-        for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+        if (results_.send_to(results) != 0) {
+            results_.drop_unsent("its slot is free already, so assemblerd dispatches the partition again after "
+                                 "[assemblerd] partition_timeout_s");
+        }
         if (device_lost_) {
             spdlog::error("gpud exits with status 1: the CUDA context of GPU {} is lost", config_.gpud.gpu);
             return 1;
@@ -378,7 +389,7 @@ private:
     };
 
     const daemon::config& config_;
-    ipc::partition_ring ring_;
+    ipc::ring_prover prover_;
     ipc::cuda_lock lock_;
     std::unique_ptr<proving_backend> backend_;
     daemon::params_store params_;

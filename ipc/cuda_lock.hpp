@@ -71,7 +71,7 @@ private:
 class cuda_lock {
 public:
     static constexpr std::uint64_t magic = make_magic("CUZKLOCK");
-    static constexpr std::uint32_t layout_version = 1;
+    static constexpr std::uint32_t layout_version = 2;  // 2: shm_header without the heartbeat line
 
     // "cuzk-cuda-lock-gpu<index>": the default segment name of a GPU's lock.
     static std::string segment_name(int gpu_index);

@@ -4,7 +4,7 @@
 // (holder pid, start time, thread) so that a holder that dies can be detected and its turn skipped.
 //
 //   0     shm_header (magic "CUZKLOCK", slot_count = waiter capacity)
-//   192   cuda_lock_data
+//   128   cuda_lock_data
 #pragma once
 
 #include "ipc/shm_header.hpp"

@@ -35,7 +35,7 @@ inline constexpr std::size_t partition_proof_bytes = 192;  // one Groth16 proof:
 
 enum class message_type : std::uint8_t {
     job = 1,               // assemblerd -> synthd
-    slot_ready = 2,        // synthd -> gpud (and assemblerd, for progress)
+    slot_ready = 2,        // synthd -> assemblerd, for progress (gpud is woken by the ring's READY futex instead)
     partition_proof = 3,   // gpud -> assemblerd
     partition_failed = 4,  // synthd / gpud -> assemblerd
     cancel = 5,            // client -> assemblerd -> synthd, gpud
@@ -85,6 +85,8 @@ struct job_msg {
     friend bool operator==(const job_msg&, const job_msg&) = default;
 };
 
+// A partition's witness is committed READY in the ring. assemblerd marks the partition synthesized (its
+// re-dispatch timeout starts again); gpud never needs it, so losing one cannot strand a slot.
 struct slot_ready_msg {
     static constexpr message_type type = message_type::slot_ready;
     std::uint64_t job_id = 0;

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <limits>
 #include <new>
 #include <stdexcept>
 
@@ -17,14 +16,6 @@ namespace {
 
 constexpr std::uint32_t max_slot_count = 65536;
 constexpr std::uint64_t max_slot_bytes = std::uint64_t{1} << 40;
-
-process_identity self_for_slots() {
-    const auto self = current_process();
-    if (static_cast<std::uint64_t>(self.pid) >= slot_word::pid_limit) {
-        throw std::runtime_error(fmt::format("pid {} does not fit the ring's 24-bit holder field", self.pid));
-    }
-    return self;
-}
 
 void check_config(const ring_config& config) {
     if (config.slot_count == 0 || config.slot_count > max_slot_count || config.slot_bytes == 0 ||
@@ -134,50 +125,12 @@ partition_ring partition_ring::open_or_create(const ring_config& config) {
 
 bool partition_ring::remove(const segment_location& where) { return shm_segment::remove(where); }
 
-std::optional<write_claim> partition_ring::claim_for_write(std::uint64_t job_id, std::uint32_t partition) {
-    const auto self = self_for_slots();
-    const std::uint32_t count = slot_count();
-    // Relaxed: the hint only spreads claims over the slots; correctness rests on the CAS below.
-    const std::uint32_t start = control_->claim_hint.fetch_add(1, std::memory_order_relaxed) % count;
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const std::uint32_t index = (start + i) % count;
-        ring_slot& s = slot(index);
-        // Relaxed: a pre-check only; the CAS re-reads the word.
-        std::uint64_t observed = s.control.load(std::memory_order_relaxed);
-        const auto word = slot_word::unpack(observed);
-        if (word.state != slot_state::free) continue;
-        const slot_word claimed{slot_state::writing, self.pid, word.generation + 1};
-        // Acquire on success: pairs with the release that freed the slot, so the previous prover's reads of
-        // the payload happen-before our writes to it. Relaxed on failure: we just move on.
-        if (!s.control.compare_exchange_strong(observed, claimed.pack(), std::memory_order_acquire,
-                                               std::memory_order_relaxed)) {
-            continue;
-        }
-        // Relaxed: metadata of a slot we hold; published to the prover by commit's release CAS.
-        s.holder_start_time.store(self.start_time, std::memory_order_relaxed);
-        s.job_id.store(job_id, std::memory_order_relaxed);
-        s.partition.store(partition, std::memory_order_relaxed);
-        s.payload_bytes.store(0, std::memory_order_relaxed);
-        s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
-        auto* payload = segment_.data() + s.payload_offset;
-        return write_claim{index, claimed.generation, {payload, static_cast<std::size_t>(slot_bytes())}};
+process_identity partition_ring::self_as_holder() {
+    const auto self = current_process();
+    if (static_cast<std::uint64_t>(self.pid) >= slot_word::pid_limit) {
+        throw std::runtime_error(fmt::format("pid {} does not fit the ring's 24-bit holder field", self.pid));
     }
-    control_->full_claims.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
-    return std::nullopt;
-}
-
-std::optional<write_claim> partition_ring::claim_for_write(std::uint64_t job_id, std::uint32_t partition,
-                                                           std::chrono::nanoseconds wait) {
-    const auto deadline = std::chrono::steady_clock::now() + wait;
-    for (;;) {
-        // Acquire, read before the attempt: a slot freed after it bumps the epoch, so the futex wait below
-        // returns at once instead of sleeping through that release.
-        const auto epoch = control_->free_epoch.load(std::memory_order_acquire);
-        if (auto claim = claim_for_write(job_id, partition)) return claim;
-        const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) return std::nullopt;
-        sleep_on(control_->free_epoch, control_->free_sleepers, epoch, deadline - now);
-    }
+    return self;
 }
 
 transition_status partition_ring::diagnose(std::uint64_t observed, slot_state expected_state,
@@ -204,138 +157,6 @@ void partition_ring::sleep_on(std::atomic<std::uint32_t>& epoch, std::atomic<std
     sleepers.fetch_add(1, std::memory_order_seq_cst);  // seq_cst: pairs with wake(), see above
     futex_wait(epoch, seen, timeout);
     sleepers.fetch_sub(1, std::memory_order_relaxed);  // relaxed: an extra wake is the only effect of a late one
-}
-
-transition_status partition_ring::commit(const write_claim& claim, std::uint64_t payload_bytes,
-                                         std::uint32_t payload_format) {
-    if (claim.slot >= slot_count()) return transition_status::no_such_slot;
-    if (payload_bytes > slot_bytes()) {
-        throw std::length_error(fmt::format("ring '{}' slot {}: payload of {} bytes exceeds the slot size of {} bytes",
-                                            location().name, claim.slot, payload_bytes, slot_bytes()));
-    }
-    const auto self = self_for_slots();
-    ring_slot& s = slot(claim.slot);
-    const std::uint64_t held = slot_word{slot_state::writing, self.pid, claim.generation}.pack();
-    // Relaxed: only we can move a slot we hold (reclaim touches dead holders only), so seeing our own word
-    // here means the metadata writes below land in our tenancy.
-    const std::uint64_t observed = s.control.load(std::memory_order_relaxed);
-    if (observed != held) return diagnose(observed, slot_state::writing, claim.generation, self.pid);
-
-    // Relaxed: published by the release CAS below.
-    s.payload_bytes.store(payload_bytes, std::memory_order_relaxed);
-    s.payload_format.store(payload_format, std::memory_order_relaxed);
-    // Relaxed: the sequence only has to be unique and increasing; the CAS publishes it.
-    s.commit_seq.store(control_->next_commit_seq.fetch_add(1, std::memory_order_relaxed), std::memory_order_relaxed);
-    s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
-    s.holder_start_time.store(0, std::memory_order_relaxed);  // see reclaim_dead: cleared before leaving
-
-    std::uint64_t expected = held;
-    // Release: the payload and the metadata above happen-before the prover's acquire in take_ready.
-    if (!s.control.compare_exchange_strong(expected, slot_word{slot_state::ready, 0, claim.generation}.pack(),
-                                           std::memory_order_release, std::memory_order_relaxed)) {
-        return diagnose(expected, slot_state::writing, claim.generation, self.pid);
-    }
-    control_->commits.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
-    wake_provers();
-    return transition_status::ok;
-}
-
-transition_status partition_ring::abort(const write_claim& claim) {
-    if (claim.slot >= slot_count()) return transition_status::no_such_slot;
-    const auto self = self_for_slots();
-    ring_slot& s = slot(claim.slot);
-    std::uint64_t expected = slot_word{slot_state::writing, self.pid, claim.generation}.pack();
-    // Relaxed: pre-check, as in commit.
-    const std::uint64_t observed = s.control.load(std::memory_order_relaxed);
-    if (observed != expected) return diagnose(observed, slot_state::writing, claim.generation, self.pid);
-    s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
-    s.holder_start_time.store(0, std::memory_order_relaxed);
-    // Release: our partial writes to the payload happen-before the next writer's acquire claim.
-    if (!s.control.compare_exchange_strong(expected, slot_word{slot_state::free, 0, claim.generation}.pack(),
-                                           std::memory_order_release, std::memory_order_relaxed)) {
-        return diagnose(expected, slot_state::writing, claim.generation, self.pid);
-    }
-    control_->aborts.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
-    wake_writers();
-    return transition_status::ok;
-}
-
-std::optional<proving_claim> partition_ring::take_ready() {
-    const auto self = self_for_slots();
-    const std::uint32_t count = slot_count();
-    for (;;) {
-        std::uint32_t best = count;
-        std::uint64_t best_word = 0;
-        std::uint64_t best_seq = std::numeric_limits<std::uint64_t>::max();
-        for (std::uint32_t i = 0; i < count; ++i) {
-            ring_slot& s = slot(i);
-            // Acquire: pairs with commit's release, so commit_seq read next belongs to this READY tenancy.
-            const std::uint64_t observed = s.control.load(std::memory_order_acquire);
-            if (slot_word::unpack(observed).state != slot_state::ready) continue;
-            const auto seq = s.commit_seq.load(std::memory_order_relaxed);  // relaxed: ordered by the acquire above
-            if (seq < best_seq) {
-                best = i;
-                best_seq = seq;
-                best_word = observed;
-            }
-        }
-        if (best == count) return std::nullopt;
-
-        ring_slot& s = slot(best);
-        const auto word = slot_word::unpack(best_word);
-        std::uint64_t expected = best_word;
-        // Acquire on success: pairs with commit's release (or reclaim's), making the payload visible.
-        // Relaxed on failure: another prover won it; rescan.
-        if (!s.control.compare_exchange_strong(expected, slot_word{slot_state::proving, self.pid, word.generation}.pack(),
-                                               std::memory_order_acquire, std::memory_order_relaxed)) {
-            continue;
-        }
-        // Relaxed: metadata of a slot we hold; the acquire CAS above made the committed values visible.
-        s.holder_start_time.store(self.start_time, std::memory_order_relaxed);
-        s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
-        proving_claim claim;
-        claim.slot = best;
-        claim.generation = word.generation;
-        claim.job_id = s.job_id.load(std::memory_order_relaxed);
-        claim.partition = s.partition.load(std::memory_order_relaxed);
-        claim.payload_format = s.payload_format.load(std::memory_order_relaxed);
-        claim.commit_seq = s.commit_seq.load(std::memory_order_relaxed);
-        const auto bytes = s.payload_bytes.load(std::memory_order_relaxed);
-        claim.payload = {segment_.data() + s.payload_offset, static_cast<std::size_t>(bytes)};
-        return claim;
-    }
-}
-
-std::optional<proving_claim> partition_ring::take_ready(std::chrono::nanoseconds wait) {
-    const auto deadline = std::chrono::steady_clock::now() + wait;
-    for (;;) {
-        // Acquire, read before the attempt: see claim_for_write(wait).
-        const auto epoch = control_->ready_epoch.load(std::memory_order_acquire);
-        if (auto claim = take_ready()) return claim;
-        const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) return std::nullopt;
-        sleep_on(control_->ready_epoch, control_->ready_sleepers, epoch, deadline - now);
-    }
-}
-
-transition_status partition_ring::release(const proving_claim& claim) {
-    if (claim.slot >= slot_count()) return transition_status::no_such_slot;
-    const auto self = self_for_slots();
-    ring_slot& s = slot(claim.slot);
-    std::uint64_t expected = slot_word{slot_state::proving, self.pid, claim.generation}.pack();
-    // Relaxed: pre-check, as in commit.
-    const std::uint64_t observed = s.control.load(std::memory_order_relaxed);
-    if (observed != expected) return diagnose(observed, slot_state::proving, claim.generation, self.pid);
-    s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
-    s.holder_start_time.store(0, std::memory_order_relaxed);
-    // Release: our reads of the payload happen-before the next writer's acquire claim overwrites it.
-    if (!s.control.compare_exchange_strong(expected, slot_word{slot_state::free, 0, claim.generation}.pack(),
-                                           std::memory_order_release, std::memory_order_relaxed)) {
-        return diagnose(expected, slot_state::proving, claim.generation, self.pid);
-    }
-    control_->releases.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
-    wake_writers();
-    return transition_status::ok;
 }
 
 // A holder stores its start time right after its claiming CAS and clears it right before the CAS that gives
@@ -389,7 +210,7 @@ std::vector<reclaimed_slot> partition_ring::reclaim_dead() {
     return reclaimed;
 }
 
-std::size_t partition_ring::discard_ready(std::uint64_t job_id) {
+std::size_t partition_ring::discard_ready_of(std::uint64_t job_id) {
     std::size_t discarded = 0;
     for (std::uint32_t i = 0; i < slot_count(); ++i) {
         ring_slot& s = slot(i);

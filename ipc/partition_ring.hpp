@@ -1,13 +1,16 @@
 // The ring of partition slots between synthd (writer) and gpud (prover): one named shared-memory segment,
-// slot count and size from the config, each slot holding one partition witness.
+// slot count and size from the config, each slot holding one partition witness. The shared data is the plain
+// structs of ring_layout.hpp; partition_ring maps them and does what any process may do (status, reclaim of
+// dead holders). The slot transitions belong to the two roles, each a view over a mapped ring
+// (ring_writer.hpp, ring_prover.hpp), so a daemon holds only the operations of its role:
 //
-//   claim_for_write  FREE -> WRITING     (generation + 1: a new tenancy)
-//   commit           WRITING -> READY    (stamped with a ring-wide commit sequence)
-//   abort            WRITING -> FREE
-//   take_ready       READY -> PROVING    (the oldest commit first)
-//   release          PROVING -> FREE
-//   reclaim_dead     WRITING -> FREE, PROVING -> READY, generation + 1, when the holder process is dead
-//   discard_ready    READY -> FREE for one job (cancel)
+//   ring_writer  claim_for_write  FREE -> WRITING     (generation + 1: a new tenancy)
+//                commit           WRITING -> READY    (stamped with a ring-wide commit sequence)
+//                abort            WRITING -> FREE
+//   ring_prover  take_ready       READY -> PROVING    (the oldest commit first)
+//                release          PROVING -> FREE
+//   both views   discard_ready    READY -> FREE for one job (cancel: whichever stage hears it frees them)
+//   any process  reclaim_dead     WRITING -> FREE, PROVING -> READY, generation + 1, when the holder is dead
 //
 // Every transition is one CAS on the slot's control word (state, holder pid, generation), so an illegal
 // transition, a stale claim (older generation) or a claim of another process is refused without side
@@ -15,12 +18,12 @@
 // backpressure. Thread-safe; any number of writers and provers in any number of processes.
 #pragma once
 
+#include "ipc/process_identity.hpp"
 #include "ipc/ring_layout.hpp"
 #include "ipc/shm_segment.hpp"
 
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -31,24 +34,6 @@ struct ring_config {
     segment_location segment;
     std::uint32_t slot_count = 0;  // 1 .. 65536
     std::uint64_t slot_bytes = 0;  // payload capacity of one slot, 1 B .. 1 TiB
-};
-
-// What a writer holds between claim_for_write and commit/abort.
-struct write_claim {
-    std::uint32_t slot = 0;
-    std::uint32_t generation = 0;
-    std::span<std::byte> payload;  // slot_bytes long
-};
-
-// What a prover holds between take_ready and release.
-struct proving_claim {
-    std::uint32_t slot = 0;
-    std::uint32_t generation = 0;
-    std::uint64_t job_id = 0;
-    std::uint32_t partition = 0;
-    std::uint32_t payload_format = 0;
-    std::uint64_t commit_seq = 0;
-    std::span<const std::byte> payload;  // payload_bytes long, as committed
 };
 
 enum class transition_status {
@@ -91,7 +76,7 @@ struct ring_counters {
 class partition_ring {
 public:
     static constexpr std::uint64_t magic = make_magic("CUZKRING");
-    static constexpr std::uint32_t layout_version = 1;
+    static constexpr std::uint32_t layout_version = 2;  // 2: shm_header without the heartbeat line
 
     // Throws shm_error (already_exists, no_space with size and directory, invalid_argument, ...).
     static partition_ring create(const ring_config& config);
@@ -106,46 +91,37 @@ public:
     std::uint32_t slot_count() const noexcept { return header_->slot_count; }
     std::uint64_t slot_bytes() const noexcept { return header_->slot_bytes; }
     const segment_location& location() const noexcept { return segment_.location(); }
-    shm_header& header() const noexcept { return *header_; }
+    const shm_header& header() const noexcept { return *header_; }
     // The whole mapping (for pinning it once with cudaHostRegister).
     std::span<std::byte> mapping() const noexcept { return {segment_.data(), segment_.size()}; }
 
-    // Writer side. std::nullopt: FULL. The waiting overload sleeps (futex, no spinning) until a slot frees
-    // or |wait| passes.
-    std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition);
-    std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition,
-                                               std::chrono::nanoseconds wait);
-    // Throws std::length_error when |payload_bytes| > slot_bytes (nothing changes).
-    transition_status commit(const write_claim& claim, std::uint64_t payload_bytes, std::uint32_t payload_format = 0);
-    transition_status abort(const write_claim& claim);
-
-    // Prover side. std::nullopt: nothing READY (after |wait| for the waiting overload).
-    std::optional<proving_claim> take_ready();
-    std::optional<proving_claim> take_ready(std::chrono::nanoseconds wait);
-    transition_status release(const proving_claim& claim);
-
     // Returns slots held (WRITING / PROVING) by processes that no longer exist to FREE / READY. Safe to
-    // call from any process at any time (a restarted daemon calls it at start, a monitor periodically).
+    // call from any process at any time (a daemon calls it when it opens the ring, gpud every second).
     std::vector<reclaimed_slot> reclaim_dead();
-    // Frees the READY slots of |job_id| (cancel); WRITING/PROVING slots stay with their holders, who abort
-    // or release them. Returns how many were freed.
-    std::size_t discard_ready(std::uint64_t job_id);
 
     std::vector<slot_snapshot> snapshot() const;
     ring_counters counters() const;
 
-    // The owner (the creating process, or a successor) marks itself alive for monitors.
-    void heartbeat() noexcept { beat(*header_); }
-
 private:
+    friend class ring_writer;
+    friend class ring_prover;
+
     explicit partition_ring(shm_segment segment);
 
+    // The calling process as a slot holder; throws when its pid does not fit the control word.
+    static process_identity self_as_holder();
+
     ring_slot& slot(std::uint32_t index) const noexcept { return slots_[index]; }
+    std::byte* payload_of(const ring_slot& s) const noexcept { return segment_.data() + s.payload_offset; }
     transition_status diagnose(std::uint64_t observed, slot_state expected_state, std::uint32_t generation,
                                pid_t holder) const noexcept;
-    void wake(std::atomic<std::uint32_t>& epoch, std::atomic<std::uint32_t>& sleepers) noexcept;
+    // Frees the READY slots of |job_id|; WRITING/PROVING slots stay with their holders, who abort or release
+    // them. Returns how many were freed.
+    std::size_t discard_ready_of(std::uint64_t job_id);
+
+    static void wake(std::atomic<std::uint32_t>& epoch, std::atomic<std::uint32_t>& sleepers) noexcept;
     static void sleep_on(std::atomic<std::uint32_t>& epoch, std::atomic<std::uint32_t>& sleepers, std::uint32_t seen,
-                      std::chrono::nanoseconds timeout) noexcept;
+                         std::chrono::nanoseconds timeout) noexcept;
     void wake_provers() noexcept { wake(control_->ready_epoch, control_->ready_sleepers); }
     void wake_writers() noexcept { wake(control_->free_epoch, control_->free_sleepers); }
 

@@ -2,7 +2,7 @@
 // from the segment base, valid in every process whatever address the segment is mapped at).
 //
 //   0                shm_header (magic "CUZKRING")
-//   192              ring_control (constants, counters, the two futex words)
+//   128              ring_control (constants, counters, the two futex words)
 //   slots_offset     ring_slot[slot_count], one cache line each
 //   payloads_offset  slot payloads, slot_stride bytes apart (slot_bytes rounded up to 4 KiB, so each
 //                    payload is page aligned for pinning / DMA)

@@ -29,8 +29,10 @@ shm_header& publish_header(void* where, const header_layout& layout) {
     header->slot_count = layout.slot_count;
     header->slot_bytes = layout.slot_bytes;
     header->created_ms = realtime_ms();
-    take_ownership(*header);
-    beat(*header);
+    const auto self = current_process();
+    // Relaxed: published by the release store of |magic| below.
+    header->owner_pid.store(self.pid, std::memory_order_relaxed);
+    header->owner_start_time.store(self.start_time, std::memory_order_relaxed);
     // Release: every write above, and the caller's initialisation of the rest of the segment, happen-before
     // the acquire load of a nonzero magic in validate_header.
     header->magic.store(layout.magic, std::memory_order_release);
@@ -75,13 +77,6 @@ const shm_header& validate_header(const void* where, std::size_t mapped_bytes, s
                                     segment, header.segment_bytes, mapped_bytes));
     }
     return header;
-}
-
-void take_ownership(shm_header& header) noexcept {
-    const auto self = current_process();
-    // Relaxed: see owner_of; the two stores need no order between them.
-    header.owner_pid.store(self.pid, std::memory_order_relaxed);
-    header.owner_start_time.store(self.start_time, std::memory_order_relaxed);
 }
 
 }  // namespace cuzk::ipc

@@ -8,7 +8,6 @@
 // created" (or its creator died doing so).
 #pragma once
 
-#include "ipc/clock.hpp"
 #include "ipc/process_identity.hpp"
 
 #include <atomic>
@@ -38,14 +37,13 @@ struct shm_header {
     std::uint64_t slot_bytes;      // ring: payload bytes per slot; CUDA lock: 0
     std::uint64_t created_ms;      // CLOCK_REALTIME ms
 
-    // --- the owning process: the creator, or whoever took the segment over after it died ---
+    // --- the creating process, written before |magic| (quoted when a segment is found unpublished). No
+    // liveness is kept here: whoever holds a ring slot or the CUDA lock's turn is recorded with it, and is
+    // judged by pid and start time when that slot or turn is contended ---
     alignas(cache_line_bytes) std::atomic<std::int32_t> owner_pid;
     std::atomic<std::uint64_t> owner_start_time;  // clock ticks since boot, see process_identity
-
-    // Own cache line: the owner writes it periodically, monitors read it; no false sharing with the above.
-    alignas(cache_line_bytes) std::atomic<std::uint64_t> heartbeat_ms;  // CLOCK_REALTIME ms
 };
-static_assert(sizeof(shm_header) == 3 * cache_line_bytes);
+static_assert(sizeof(shm_header) == 2 * cache_line_bytes);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std::int32_t>::is_always_lock_free,
               "lock-free atomics are address-free, the only kind that works across processes");
 
@@ -57,7 +55,7 @@ struct header_layout {
     std::uint64_t slot_bytes = 0;
 };
 
-// Constructs the header in zeroed memory at |where|, owned by the calling process, and publishes it
+// Constructs the header in zeroed memory at |where|, naming the calling process as creator, and publishes it
 // (magic last). Call it after everything behind the header is initialised: the magic is the signal.
 shm_header& publish_header(void* where, const header_layout& layout);
 
@@ -66,18 +64,9 @@ shm_header& publish_header(void* where, const header_layout& layout);
 const shm_header& validate_header(const void* where, std::size_t mapped_bytes, std::uint64_t magic,
                                   std::uint32_t layout_version, std::string_view segment);
 
-// The heartbeat is a relaxed store: monitors only compare it with their own clock, it orders nothing.
-inline void beat(shm_header& header) noexcept {
-    header.heartbeat_ms.store(realtime_ms(), std::memory_order_relaxed);
-}
-
 inline process_identity owner_of(const shm_header& header) noexcept {
-    // Relaxed: pid and start time are each self-contained; a torn pair during a takeover only makes a
-    // monitor see "dead" for one look, and takeovers happen only when the owner is dead already.
+    // Relaxed: written once before the release store of |magic|, which a reader has acquired.
     return {header.owner_pid.load(std::memory_order_relaxed), header.owner_start_time.load(std::memory_order_relaxed)};
 }
-
-// Makes the calling process the owner (after the previous owner died, or on an orderly hand-over).
-void take_ownership(shm_header& header) noexcept;
 
 }  // namespace cuzk::ipc

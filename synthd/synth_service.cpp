@@ -28,7 +28,6 @@
 #include "daemon/shutdown_signal.hpp"
 #include "daemon/test_job_input.hpp"
 #include "ipc/endpoints.hpp"
-#include "ipc/message_socket.hpp"
 #include "synthd/work_queue.hpp"
 
 namespace cuzk::synthd {
@@ -44,7 +43,7 @@ std::string job_name(std::uint64_t id) { return std::to_string(id); }
 class synth_service {
 public:
     explicit synth_service(const daemon::config& c)
-        : config_(c), ring_(daemon::open_ring(c)), budget_bytes_(c.synthd.memory_budget_mib << 20) {}
+        : config_(c), writer_(daemon::open_ring_writer(c)), budget_bytes_(c.synthd.memory_budget_mib << 20) {}
 
     // Threads that are blocked (ring full) still count: the JSON tells an operator why synthesis stalls.
     std::string status_json() const {
@@ -58,9 +57,10 @@ public:
         j["memory_held_bytes"] = held_bytes_.load();
         j["memory_budget_bytes"] = budget_bytes_;
         j["synthesized"] = synthesized_.load();
-        const auto counters = ring_.counters();
-        j["ring"] = {{"name", config_.ring.name},       {"slots", ring_.slot_count()},
-                     {"slot_bytes", ring_.slot_bytes()}, {"full_claims", counters.full_claims},
+        const auto& ring = writer_.ring();
+        const auto counters = ring.counters();
+        j["ring"] = {{"name", config_.ring.name},      {"slots", ring.slot_count()},
+                     {"slot_bytes", ring.slot_bytes()}, {"full_claims", counters.full_claims},
                      {"commits", counters.commits}};
         return j.dump();
     }
@@ -104,10 +104,10 @@ public:
         tl::emit(tl::event::synth_end, job,
                  {{"partition", part}, {"worker", std::to_string(worker)}, {"ms", std::to_string(synth_us / 1000)}});
         const auto bytes = daemon::witness_bytes(pa);
-        if (bytes > ring_.slot_bytes()) {
+        if (bytes > writer_.ring().slot_bytes()) {
             fail(item, false,
                  fmt::format("partition witness of {} needs {} bytes, a ring slot holds {}: raise [ring] slot_bytes",
-                             item.circuit_spec, bytes, ring_.slot_bytes()));
+                             item.circuit_spec, bytes, writer_.ring().slot_bytes()));
             return;
         }
         held_bytes_ += bytes;
@@ -115,7 +115,7 @@ public:
         std::optional<ipc::write_claim> claim;
         // The ring is full while gpud is behind: wait (futex) in short turns to notice cancel and shutdown.
         while (!claim && !daemon::shutdown_requested() && !cancelled(item.job_id)) {
-            claim = ring_.claim_for_write(item.job_id, item.partition, 100ms);
+            claim = writer_.claim_for_write(item.job_id, item.partition, 100ms);
         }
         --waiting_for_slot_;
         if (!claim) {
@@ -126,17 +126,17 @@ public:
         try {
             used = daemon::write_witness(claim->payload, pa, item.circuit_spec);
         } catch (const std::exception& e) {
-            (void)ring_.abort(*claim);
+            abort_slot(*claim, item, "a failed write");
             held_bytes_ -= bytes;
             fail(item, false, e.what());
             return;
         }
         held_bytes_ -= bytes;
         if (cancelled(item.job_id)) {
-            (void)ring_.abort(*claim);
+            abort_slot(*claim, item, "a cancel");
             return;
         }
-        const auto status = ring_.commit(*claim, used, daemon::witness_format);
+        const auto status = writer_.commit(*claim, used, daemon::witness_format);
         if (status != ipc::transition_status::ok) {
             // The slot was taken from us (reclaimed as if this process were dead): the assembler re-dispatches.
             spdlog::error("commit of slot {} for job {} partition {} refused: {}", claim->slot, job, part,
@@ -147,7 +147,7 @@ public:
         // A cancel that arrived between the check above and the commit: its discard may have run before the
         // commit, so the slot is freed here.
         if (cancelled(item.job_id)) {
-            ring_.discard_ready(item.job_id);
+            writer_.discard_ready(item.job_id);
             return;
         }
         ++synthesized_;
@@ -155,6 +155,16 @@ public:
         results_.push(ipc::slot_ready_msg{item.job_id, item.partition, claim->slot, claim->generation, used,
                                           pa.num_inputs(), pa.num_aux(), pa.num_constraints(),
                                           static_cast<std::uint64_t>(synth_us)});
+    }
+
+    // A refused abort means the slot is ours no more (a reclaim_dead elsewhere judged this process dead): its
+    // new holder owns its state, so nothing is left to undo; the log names the slot.
+    void abort_slot(const ipc::write_claim& claim, const work_item& item, std::string_view after) {
+        const auto status = writer_.abort(claim);
+        if (status != ipc::transition_status::ok) {
+            spdlog::warn("job {} partition {}: abort of ring slot {} (generation {}) after {} refused: {}", item.job_id,
+                         item.partition, claim.slot, claim.generation, after, ipc::to_string(status));
+        }
     }
 
     void fail(const work_item& item, bool retryable, std::string error) {
@@ -233,7 +243,8 @@ public:
         }
         porep_cache_.erase(m.job_id);
         const auto dropped = queue_.drop_job(m.job_id);
-        const auto freed = ring_.discard_ready(m.job_id);
+        // Freed here as well as by gpud: a cancel frees the ring while no gpud runs.
+        const auto freed = writer_.discard_ready(m.job_id);
         spdlog::info("job {} cancelled: {} queued partitions dropped, {} ready slots freed", m.job_id, dropped, freed);
     }
 
@@ -242,15 +253,14 @@ public:
         zmq::context_t context(1);
         daemon::request_router router(context, config_.endpoint(ipc::socket_names::synthd));
         auto results = daemon::connect_socket(context, zmq::socket_type::push, config_.endpoint(ipc::socket_names::results));
-        const auto started = tl::now_ms();
-        (void)ipc::send_message(results, ipc::stage_hello_msg{ipc::stage::synthd, ::getpid(),
-                                                              static_cast<std::uint64_t>(started)});
+        // First in the outbox, so it leaves before any result of this process.
+        results_.push(ipc::stage_hello_msg{ipc::stage::synthd, ::getpid(), static_cast<std::uint64_t>(tl::now_ms())});
         std::vector<std::thread> threads;
         for (unsigned i = 0; i < config_.synthd.threads; ++i) threads.emplace_back([this, i] { worker(i); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
         spdlog::info("synthd serving: {} threads, ring '{}' ({} slots of {} bytes)", config_.synthd.threads,
-                     config_.ring.name, ring_.slot_count(), ring_.slot_bytes());
+                     config_.ring.name, writer_.ring().slot_count(), writer_.ring().slot_bytes());
         // Whatever ends the loop (signal or exception), the workers stop and are joined before the ring goes.
         struct joiner {
             synth_service& self;
@@ -275,20 +285,23 @@ public:
                                        fmt::format("synthd does not take {} messages (JOB, CANCEL, STATUS_REQUEST)",
                                                    ipc::to_string(ipc::type_of(req->body))));
             }
-            for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
-            ring_.heartbeat();
+            results_.send_to(results);
             pulse.tick();
         }
         daemon::notify_stopping();
         queue_.close();
         for (auto& t : threads) t.join();
-        for (auto& m : results_.take()) (void)ipc::send_message(results, m, zmq::send_flags::dontwait);
+        if (results_.send_to(results) != 0) {
+            results_.drop_unsent("assemblerd dispatches a partition it has no news of again (when the next synthd "
+                                 "says STAGE_HELLO, or after [assemblerd] partition_timeout_s); a SLOT_READY only "
+                                 "reports progress, gpud finds the slot in the ring");
+        }
         return 0;
     }
 
 private:
     const daemon::config& config_;
-    ipc::partition_ring ring_;
+    ipc::ring_writer writer_;
     work_queue queue_;
     daemon::outbox results_;
     const std::uint64_t budget_bytes_;

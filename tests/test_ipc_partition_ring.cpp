@@ -1,10 +1,13 @@
 // The shared-memory ring of partition slots: segment creation and attachment (versioned header, sizes,
-// permissions, clear failures), the slot state machine and its refusals, FULL as backpressure, FIFO hand-off,
-// blocking waits, and reclaim of slots whose holder process died (SIGKILL, zombie, reused pid).
+// permissions, clear failures), the writer's and the prover's views and what each may do, the slot state
+// machine and its refusals, FULL as backpressure, FIFO hand-off, blocking waits, and reclaim of slots whose
+// holder process died (SIGKILL, zombie, reused pid).
 #include <gtest/gtest.h>
 
 #include "ipc/partition_ring.hpp"
 #include "ipc/process_identity.hpp"
+#include "ipc/ring_prover.hpp"
+#include "ipc/ring_writer.hpp"
 #include "ipc/shm_error.hpp"
 #include "ipc/shm_header.hpp"
 
@@ -92,8 +95,32 @@ protected:
 
     partition_ring make() { return partition_ring::create(config); }
 
+    // Both roles over one ring, each with its own mapping, as synthd and gpud have.
+    struct ring_roles {
+        ring_writer writer;
+        ring_prover prover;
+        partition_ring& ring() { return writer.ring(); }
+    };
+    ring_roles make_roles() { return {ring_writer(make()), ring_prover(partition_ring::open(config.segment))}; }
+
     ring_config config;
 };
+
+// Each view holds the transitions of its role only; the mapped ring itself holds none.
+template <typename T>
+concept writes_slots = requires(T ring, const write_claim& claim) {
+    ring.claim_for_write(1, 0);
+    ring.commit(claim, 0);
+    ring.abort(claim);
+};
+template <typename T>
+concept proves_slots = requires(T ring, const proving_claim& claim) {
+    ring.take_ready();
+    ring.release(claim);
+};
+static_assert(writes_slots<ring_writer> && !proves_slots<ring_writer>);
+static_assert(proves_slots<ring_prover> && !writes_slots<ring_prover>);
+static_assert(!writes_slots<partition_ring> && !proves_slots<partition_ring>);
 
 }  // namespace
 
@@ -109,7 +136,7 @@ TEST_F(PartitionRing, CreatesSegmentWithVersionedHeaderAndPrivateMode) {
     EXPECT_EQ(owner_of(header).pid, getpid());
     EXPECT_EQ(owner_of(header).start_time, current_process().start_time);
     EXPECT_NE(owner_of(header).start_time, 0u);
-    EXPECT_GT(header.heartbeat_ms.load(), 1'600'000'000'000u);  // CLOCK_REALTIME in ms
+    EXPECT_GT(header.created_ms, 1'600'000'000'000u);  // CLOCK_REALTIME in ms
 
     struct stat info {};
     ASSERT_EQ(::stat(config.segment.backing_path().c_str(), &info), 0);
@@ -119,15 +146,16 @@ TEST_F(PartitionRing, CreatesSegmentWithVersionedHeaderAndPrivateMode) {
 }
 
 TEST_F(PartitionRing, PayloadsArePageAlignedAndDisjoint) {
-    auto sut = make();
+    ring_writer sut(make());
     std::vector<write_claim> claims;
     while (auto claim = sut.claim_for_write(1, 0)) claims.push_back(*claim);
     ASSERT_EQ(claims.size(), 4u);
     for (const auto& claim : claims) {
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(claim.payload.data()) % 4096, 0u);
         EXPECT_EQ(claim.payload.size(), 10000u);
-        EXPECT_GE(claim.payload.data(), sut.mapping().data());
-        EXPECT_LE(claim.payload.data() + claim.payload.size(), sut.mapping().data() + sut.mapping().size());
+        const auto mapping = sut.ring().mapping();
+        EXPECT_GE(claim.payload.data(), mapping.data());
+        EXPECT_LE(claim.payload.data() + claim.payload.size(), mapping.data() + mapping.size());
         for (const auto& other : claims) {
             if (&other == &claim) continue;
             const bool disjoint = claim.payload.data() + claim.payload.size() <= other.payload.data() ||
@@ -138,10 +166,10 @@ TEST_F(PartitionRing, PayloadsArePageAlignedAndDisjoint) {
 }
 
 TEST_F(PartitionRing, SecondMappingSeesTheSameSlots) {
-    auto writer = make();
-    auto prover = partition_ring::open(config.segment);
-    EXPECT_EQ(prover.slot_count(), 4u);
-    EXPECT_EQ(prover.slot_bytes(), 10000u);
+    ring_writer writer(make());
+    ring_prover prover(partition_ring::open(config.segment));
+    EXPECT_EQ(prover.ring().slot_count(), 4u);
+    EXPECT_EQ(prover.ring().slot_bytes(), 10000u);
 
     auto claim = writer.claim_for_write(7, 3);
     ASSERT_TRUE(claim);
@@ -170,12 +198,12 @@ TEST_F(PartitionRing, CreateRefusesAnExistingSegment) {
 }
 
 TEST_F(PartitionRing, OpenOrCreateReusesAMatchingRingAndRefusesAnotherGeometry) {
-    auto first = partition_ring::open_or_create(config);
+    ring_writer first(partition_ring::open_or_create(config));
     auto claim = first.claim_for_write(1, 1);
     ASSERT_TRUE(claim);
     ASSERT_EQ(first.commit(*claim, 10), transition_status::ok);
 
-    auto again = partition_ring::open_or_create(config);  // a restarted stage finds its READY slot
+    ring_prover again(partition_ring::open_or_create(config));  // a restarted stage finds its READY slot
     EXPECT_TRUE(again.take_ready());
 
     auto other = config;
@@ -257,7 +285,8 @@ TEST_F(PartitionRing, ForeignOrUnpublishedSegmentIsRefused) {
             FAIL() << "another layout version was opened";
         } catch (const shm_error& e) {
             EXPECT_EQ(e.code(), shm_errc::incompatible);
-            EXPECT_NE(std::string(e.what()).find("layout version 2"), std::string::npos) << e.what();
+            const auto found = fmt::format("layout version {}", partition_ring::layout_version + 1);
+            EXPECT_NE(std::string(e.what()).find(found), std::string::npos) << e.what();
         }
     }
 }
@@ -294,9 +323,9 @@ TEST_F(PartitionRing, RingInAConfiguredDirectoryIsAFileThere) {
     std::filesystem::create_directories(dir);
     config.segment.directory = dir;
     {
-        auto sut = make();
+        ring_writer sut(make());
         EXPECT_TRUE(std::filesystem::exists(dir / config.segment.name));
-        auto other = partition_ring::open(config.segment);
+        ring_prover other(partition_ring::open(config.segment));
         auto claim = sut.claim_for_write(5, 6);
         ASSERT_TRUE(claim);
         ASSERT_EQ(sut.commit(*claim, 1), transition_status::ok);
@@ -307,141 +336,141 @@ TEST_F(PartitionRing, RingInAConfiguredDirectoryIsAFileThere) {
 }
 
 TEST_F(PartitionRing, FullCycleWalksTheStateMachineAndBumpsGenerationPerTenancy) {
-    auto sut = make();
-    auto state_of = [&](std::uint32_t slot) { return sut.snapshot()[slot].state; };
+    auto sut = make_roles();
+    auto state_of = [&](std::uint32_t slot) { return sut.ring().snapshot()[slot].state; };
 
-    auto claim = sut.claim_for_write(100, 2);
+    auto claim = sut.writer.claim_for_write(100, 2);
     ASSERT_TRUE(claim);
     EXPECT_EQ(claim->generation, 1u);
     EXPECT_EQ(state_of(claim->slot), slot_state::writing);
-    EXPECT_EQ(sut.snapshot()[claim->slot].holder, getpid());
-    EXPECT_EQ(sut.snapshot()[claim->slot].job_id, 100u);
+    EXPECT_EQ(sut.ring().snapshot()[claim->slot].holder, getpid());
+    EXPECT_EQ(sut.ring().snapshot()[claim->slot].job_id, 100u);
 
-    ASSERT_EQ(sut.commit(*claim, 64), transition_status::ok);
+    ASSERT_EQ(sut.writer.commit(*claim, 64), transition_status::ok);
     EXPECT_EQ(state_of(claim->slot), slot_state::ready);
-    EXPECT_EQ(sut.snapshot()[claim->slot].holder, 0);
+    EXPECT_EQ(sut.ring().snapshot()[claim->slot].holder, 0);
 
-    auto taken = sut.take_ready();
+    auto taken = sut.prover.take_ready();
     ASSERT_TRUE(taken);
     EXPECT_EQ(taken->slot, claim->slot);
     EXPECT_EQ(state_of(claim->slot), slot_state::proving);
-    EXPECT_FALSE(sut.take_ready());  // nothing else READY
+    EXPECT_FALSE(sut.prover.take_ready());  // nothing else READY
 
-    ASSERT_EQ(sut.release(*taken), transition_status::ok);
+    ASSERT_EQ(sut.prover.release(*taken), transition_status::ok);
     EXPECT_EQ(state_of(claim->slot), slot_state::free);
 
     // Every slot's second tenancy has generation 2.
     std::vector<write_claim> all;
-    while (auto next = sut.claim_for_write(101, 0)) all.push_back(*next);
+    while (auto next = sut.writer.claim_for_write(101, 0)) all.push_back(*next);
     ASSERT_EQ(all.size(), 4u);
     for (const auto& c : all) EXPECT_EQ(c.generation, c.slot == claim->slot ? 2u : 1u);
 
-    const auto counters = sut.counters();
+    const auto counters = sut.ring().counters();
     EXPECT_EQ(counters.commits, 1u);
     EXPECT_EQ(counters.releases, 1u);
 }
 
 TEST_F(PartitionRing, IllegalTransitionsAreRefusedWithoutSideEffects) {
-    auto sut = make();
-    auto claim = sut.claim_for_write(1, 0);
+    auto sut = make_roles();
+    auto claim = sut.writer.claim_for_write(1, 0);
     ASSERT_TRUE(claim);
 
     // A WRITING slot cannot be released as if proving.
     proving_claim fake;
     fake.slot = claim->slot;
     fake.generation = claim->generation;
-    EXPECT_EQ(sut.release(fake), transition_status::wrong_state);
+    EXPECT_EQ(sut.prover.release(fake), transition_status::wrong_state);
     // Out of range.
     write_claim nowhere{99, 1, {}};
-    EXPECT_EQ(sut.commit(nowhere, 0), transition_status::no_such_slot);
+    EXPECT_EQ(sut.writer.commit(nowhere, 0), transition_status::no_such_slot);
     // A claim of an older generation.
     write_claim stale = *claim;
     stale.generation -= 1;
-    EXPECT_EQ(sut.commit(stale, 0), transition_status::stale_generation);
+    EXPECT_EQ(sut.writer.commit(stale, 0), transition_status::stale_generation);
     // Too large a payload throws and leaves the slot WRITING.
-    EXPECT_THROW((void)sut.commit(*claim, 10001), std::length_error);
-    EXPECT_EQ(sut.snapshot()[claim->slot].state, slot_state::writing);
+    EXPECT_THROW((void)sut.writer.commit(*claim, 10001), std::length_error);
+    EXPECT_EQ(sut.ring().snapshot()[claim->slot].state, slot_state::writing);
 
-    ASSERT_EQ(sut.commit(*claim, 10), transition_status::ok);
-    EXPECT_EQ(sut.commit(*claim, 10), transition_status::wrong_state);  // twice
-    EXPECT_EQ(sut.abort(*claim), transition_status::wrong_state);       // READY cannot be aborted
-    EXPECT_EQ(sut.release(fake), transition_status::wrong_state);       // READY is not PROVING
+    ASSERT_EQ(sut.writer.commit(*claim, 10), transition_status::ok);
+    EXPECT_EQ(sut.writer.commit(*claim, 10), transition_status::wrong_state);  // twice
+    EXPECT_EQ(sut.writer.abort(*claim), transition_status::wrong_state);       // READY cannot be aborted
+    EXPECT_EQ(sut.prover.release(fake), transition_status::wrong_state);       // READY is not PROVING
 
-    auto taken = sut.take_ready();
+    auto taken = sut.prover.take_ready();
     ASSERT_TRUE(taken);
-    EXPECT_EQ(sut.commit(*claim, 10), transition_status::wrong_state);  // PROVING is not WRITING
-    ASSERT_EQ(sut.release(*taken), transition_status::ok);
-    EXPECT_EQ(sut.release(*taken), transition_status::wrong_state);  // FREE already
+    EXPECT_EQ(sut.writer.commit(*claim, 10), transition_status::wrong_state);  // PROVING is not WRITING
+    ASSERT_EQ(sut.prover.release(*taken), transition_status::ok);
+    EXPECT_EQ(sut.prover.release(*taken), transition_status::wrong_state);  // FREE already
 
-    auto again = sut.claim_for_write(2, 0);
+    auto again = sut.writer.claim_for_write(2, 0);
     ASSERT_TRUE(again);
     // The old proving claim names the previous tenancy of the slot if it landed on the same one.
     if (again->slot == taken->slot) {
-        EXPECT_EQ(sut.release(*taken), transition_status::stale_generation);
+        EXPECT_EQ(sut.prover.release(*taken), transition_status::stale_generation);
     }
-    ASSERT_EQ(sut.abort(*again), transition_status::ok);
-    EXPECT_EQ(sut.snapshot()[again->slot].state, slot_state::free);
-    EXPECT_EQ(sut.counters().aborts, 1u);
+    ASSERT_EQ(sut.writer.abort(*again), transition_status::ok);
+    EXPECT_EQ(sut.ring().snapshot()[again->slot].state, slot_state::free);
+    EXPECT_EQ(sut.ring().counters().aborts, 1u);
 }
 
 TEST_F(PartitionRing, SlotHeldByAnotherProcessIsNotOurs) {
-    auto sut = make();
+    auto sut = make_roles();
     child_process child([&] {
-        auto claim = sut.claim_for_write(9, 9);
-        return claim && sut.commit(*claim, 1) == transition_status::ok && sut.take_ready().has_value();
+        auto claim = sut.writer.claim_for_write(9, 9);
+        return claim && sut.writer.commit(*claim, 1) == transition_status::ok && sut.prover.take_ready().has_value();
     });
     ASSERT_TRUE(child.ready());
-    const auto slot = sut.snapshot();
+    const auto slot = sut.ring().snapshot();
     const auto held = std::find_if(slot.begin(), slot.end(), [](const auto& s) { return s.state == slot_state::proving; });
     ASSERT_NE(held, slot.end());
     EXPECT_EQ(held->holder, child.pid());
     proving_claim mine;
     mine.slot = held->slot;
     mine.generation = held->generation;
-    EXPECT_EQ(sut.release(mine), transition_status::not_holder);
-    EXPECT_TRUE(sut.reclaim_dead().empty());  // the holder lives
+    EXPECT_EQ(sut.prover.release(mine), transition_status::not_holder);
+    EXPECT_TRUE(sut.ring().reclaim_dead().empty());  // the holder lives
 }
 
 TEST_F(PartitionRing, FullRingReturnsNothingAndCountsTheBackpressure) {
-    auto sut = make();
+    auto sut = make_roles();
     std::vector<write_claim> claims;
     for (int i = 0; i < 4; ++i) {
-        auto claim = sut.claim_for_write(1, i);
+        auto claim = sut.writer.claim_for_write(1, i);
         ASSERT_TRUE(claim);
         claims.push_back(*claim);
     }
-    EXPECT_FALSE(sut.claim_for_write(1, 4));
-    EXPECT_FALSE(sut.claim_for_write(1, 4));
-    EXPECT_EQ(sut.counters().full_claims, 2u);
+    EXPECT_FALSE(sut.writer.claim_for_write(1, 4));
+    EXPECT_FALSE(sut.writer.claim_for_write(1, 4));
+    EXPECT_EQ(sut.ring().counters().full_claims, 2u);
     const auto started = std::chrono::steady_clock::now();
-    EXPECT_FALSE(sut.claim_for_write(1, 4, 30ms));
+    EXPECT_FALSE(sut.writer.claim_for_write(1, 4, 30ms));
     EXPECT_GE(std::chrono::steady_clock::now() - started, 30ms);
-    ASSERT_EQ(sut.abort(claims[2]), transition_status::ok);
-    auto claim = sut.claim_for_write(1, 4);
+    ASSERT_EQ(sut.writer.abort(claims[2]), transition_status::ok);
+    auto claim = sut.writer.claim_for_write(1, 4);
     ASSERT_TRUE(claim);
     EXPECT_EQ(claim->slot, claims[2].slot);
 }
 
 TEST_F(PartitionRing, TakeReadyServesTheOldestCommitFirst) {
-    auto sut = make();
+    auto sut = make_roles();
     std::vector<write_claim> claims;
-    for (std::uint32_t i = 0; i < 4; ++i) claims.push_back(*sut.claim_for_write(1, i));
-    for (std::uint32_t order : {2u, 0u, 3u, 1u}) ASSERT_EQ(sut.commit(claims[order], 1), transition_status::ok);
+    for (std::uint32_t i = 0; i < 4; ++i) claims.push_back(*sut.writer.claim_for_write(1, i));
+    for (std::uint32_t order : {2u, 0u, 3u, 1u}) ASSERT_EQ(sut.writer.commit(claims[order], 1), transition_status::ok);
     std::vector<std::uint32_t> partitions;
-    while (auto taken = sut.take_ready()) partitions.push_back(taken->partition);
+    while (auto taken = sut.prover.take_ready()) partitions.push_back(taken->partition);
     EXPECT_EQ(partitions, (std::vector<std::uint32_t>{2, 0, 3, 1}));
 }
 
 TEST_F(PartitionRing, WaitersWakeOnCommitAndOnRelease) {
-    auto sut = make();
+    auto sut = make_roles();
     // A prover waiting for work wakes when a slot is committed.
     std::thread writer([&] {
         std::this_thread::sleep_for(50ms);
-        auto claim = sut.claim_for_write(3, 3);
-        (void)sut.commit(*claim, 1);
+        auto claim = sut.writer.claim_for_write(3, 3);
+        (void)sut.writer.commit(*claim, 1);
     });
     auto started = std::chrono::steady_clock::now();
-    auto taken = sut.take_ready(10s);
+    auto taken = sut.prover.take_ready(10s);
     writer.join();
     ASSERT_TRUE(taken);
     EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
@@ -449,14 +478,14 @@ TEST_F(PartitionRing, WaitersWakeOnCommitAndOnRelease) {
 
     // A writer waiting on a full ring wakes when a slot is released.
     std::vector<write_claim> rest;
-    while (auto claim = sut.claim_for_write(4, 0)) rest.push_back(*claim);
+    while (auto claim = sut.writer.claim_for_write(4, 0)) rest.push_back(*claim);
     ASSERT_EQ(rest.size(), 3u);
     std::thread prover([&] {
         std::this_thread::sleep_for(50ms);
-        (void)sut.release(*taken);
+        (void)sut.prover.release(*taken);
     });
     started = std::chrono::steady_clock::now();
-    auto claim = sut.claim_for_write(5, 0, 10s);
+    auto claim = sut.writer.claim_for_write(5, 0, 10s);
     prover.join();
     ASSERT_TRUE(claim);
     EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
@@ -464,82 +493,82 @@ TEST_F(PartitionRing, WaitersWakeOnCommitAndOnRelease) {
 }
 
 TEST_F(PartitionRing, WriterKilledWhileWritingHasItsSlotReclaimedToFree) {
-    auto sut = make();
+    auto sut = make_roles();
     std::uint32_t slot = 0;
     std::uint32_t generation = 0;
     {
         child_process child([&] {
-            auto claim = sut.claim_for_write(77, 5);
+            auto claim = sut.writer.claim_for_write(77, 5);
             if (!claim) return false;
             fill(claim->payload.first(100), 1);  // half-written witness
             return true;
         });
         ASSERT_TRUE(child.ready());
-        const auto before = sut.snapshot();
+        const auto before = sut.ring().snapshot();
         const auto held = std::find_if(before.begin(), before.end(),
                                        [](const auto& s) { return s.state == slot_state::writing; });
         ASSERT_NE(held, before.end());
         slot = held->slot;
         generation = held->generation;
-        EXPECT_TRUE(sut.reclaim_dead().empty()) << "a live writer lost its slot";
+        EXPECT_TRUE(sut.ring().reclaim_dead().empty()) << "a live writer lost its slot";
         child.kill_and_reap();
     }
-    const auto reclaimed = sut.reclaim_dead();
+    const auto reclaimed = sut.ring().reclaim_dead();
     ASSERT_EQ(reclaimed.size(), 1u);
     EXPECT_EQ(reclaimed[0].slot, slot);
     EXPECT_EQ(reclaimed[0].from, slot_state::writing);
     EXPECT_EQ(reclaimed[0].generation, generation + 1);
     EXPECT_EQ(reclaimed[0].job_id, 77u);
     EXPECT_EQ(reclaimed[0].partition, 5u);
-    const auto after = sut.snapshot()[slot];
+    const auto after = sut.ring().snapshot()[slot];
     EXPECT_EQ(after.state, slot_state::free);
     EXPECT_EQ(after.generation, generation + 1);
     EXPECT_EQ(after.holder, 0);
-    EXPECT_FALSE(sut.take_ready()) << "a half-written witness must not reach a prover";
-    EXPECT_TRUE(sut.reclaim_dead().empty());  // once only
-    EXPECT_EQ(sut.counters().reclaimed_writing, 1u);
+    EXPECT_FALSE(sut.prover.take_ready()) << "a half-written witness must not reach a prover";
+    EXPECT_TRUE(sut.ring().reclaim_dead().empty());  // once only
+    EXPECT_EQ(sut.ring().counters().reclaimed_writing, 1u);
 }
 
 TEST_F(PartitionRing, ProverKilledWhileProvingHasItsSlotReclaimedToReadyWithNextGeneration) {
-    auto sut = make();
-    auto claim = sut.claim_for_write(88, 7);
+    auto sut = make_roles();
+    auto claim = sut.writer.claim_for_write(88, 7);
     ASSERT_TRUE(claim);
     fill(claim->payload, 3);
-    ASSERT_EQ(sut.commit(*claim, claim->payload.size()), transition_status::ok);
+    ASSERT_EQ(sut.writer.commit(*claim, claim->payload.size()), transition_status::ok);
     {
-        child_process child([&] { return sut.take_ready().has_value(); });
+        child_process child([&] { return sut.prover.take_ready().has_value(); });
         ASSERT_TRUE(child.ready());
-        EXPECT_EQ(sut.snapshot()[claim->slot].state, slot_state::proving);
-        EXPECT_FALSE(sut.take_ready());
+        EXPECT_EQ(sut.ring().snapshot()[claim->slot].state, slot_state::proving);
+        EXPECT_FALSE(sut.prover.take_ready());
         child.kill_and_reap();
     }
-    const auto reclaimed = sut.reclaim_dead();
+    const auto reclaimed = sut.ring().reclaim_dead();
     ASSERT_EQ(reclaimed.size(), 1u);
     EXPECT_EQ(reclaimed[0].from, slot_state::proving);
     EXPECT_EQ(reclaimed[0].generation, claim->generation + 1);
-    EXPECT_EQ(sut.snapshot()[claim->slot].state, slot_state::ready);
+    EXPECT_EQ(sut.ring().snapshot()[claim->slot].state, slot_state::ready);
 
-    auto retaken = sut.take_ready();  // another prover gets the intact witness
+    auto retaken = sut.prover.take_ready();  // another prover gets the intact witness
     ASSERT_TRUE(retaken);
     EXPECT_EQ(retaken->slot, claim->slot);
     EXPECT_EQ(retaken->generation, claim->generation + 1);
     EXPECT_EQ(retaken->job_id, 88u);
     EXPECT_EQ(retaken->partition, 7u);
     EXPECT_TRUE(has_pattern(retaken->payload, 3));
-    EXPECT_EQ(sut.release(*retaken), transition_status::ok);
-    EXPECT_EQ(sut.counters().reclaimed_proving, 1u);
+    EXPECT_EQ(sut.prover.release(*retaken), transition_status::ok);
+    EXPECT_EQ(sut.ring().counters().reclaimed_proving, 1u);
 }
 
 TEST_F(PartitionRing, UnreapedZombieHolderCountsAsDead) {
-    auto sut = make();
-    child_process child([&] { return sut.claim_for_write(1, 1).has_value(); });
+    auto sut = make_roles();
+    child_process child([&] { return sut.writer.claim_for_write(1, 1).has_value(); });
     ASSERT_TRUE(child.ready());
     child.kill();  // not reaped: a zombie keeps its pid
     const auto deadline = std::chrono::steady_clock::now() + 5s;
     std::vector<reclaimed_slot> reclaimed;
     while (reclaimed.empty() && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(5ms);
-        reclaimed = sut.reclaim_dead();
+        reclaimed = sut.ring().reclaim_dead();
     }
     ASSERT_EQ(reclaimed.size(), 1u);
     EXPECT_EQ(reclaimed[0].dead_holder, child.pid());
@@ -547,16 +576,16 @@ TEST_F(PartitionRing, UnreapedZombieHolderCountsAsDead) {
 
 TEST_F(PartitionRing, SlotOfAPreviousIncarnationWithOurPidIsReclaimed) {
     // A restarted daemon can get the pid its dead predecessor had; the start time tells them apart.
-    auto sut = make();
-    auto claim = sut.claim_for_write(1, 1);
+    auto sut = make_roles();
+    auto claim = sut.writer.claim_for_write(1, 1);
     ASSERT_TRUE(claim);
-    EXPECT_TRUE(sut.reclaim_dead().empty());  // ours, and we live
-    auto* slots = reinterpret_cast<ring_slot*>(sut.mapping().data() + ring_geometry_for(4, 10000).slots_offset);
+    EXPECT_TRUE(sut.ring().reclaim_dead().empty());  // ours, and we live
+    auto* slots = reinterpret_cast<ring_slot*>(sut.ring().mapping().data() + ring_geometry_for(4, 10000).slots_offset);
     slots[claim->slot].holder_start_time.store(current_process().start_time - 1);
-    const auto reclaimed = sut.reclaim_dead();
+    const auto reclaimed = sut.ring().reclaim_dead();
     ASSERT_EQ(reclaimed.size(), 1u);
     EXPECT_EQ(reclaimed[0].slot, claim->slot);
-    EXPECT_EQ(sut.commit(*claim, 1), transition_status::stale_generation);
+    EXPECT_EQ(sut.writer.commit(*claim, 1), transition_status::stale_generation);
 }
 
 TEST(ProcessIdentity, ReusedPidIsDetectedByStartTime) {
@@ -575,17 +604,17 @@ TEST(ProcessIdentity, ReusedPidIsDetectedByStartTime) {
 }
 
 TEST_F(PartitionRing, ChildOpeningTheRingByNameHandsOverAWitness) {
-    auto sut = make();
+    auto sut = make_roles();
     const auto where = config.segment;
     child_process child([where] {
-        auto ring = partition_ring::open(where);  // its own mapping
+        ring_writer ring(partition_ring::open(where));  // its own mapping
         auto claim = ring.claim_for_write(55, 1);
         if (!claim) return false;
         fill(claim->payload, 9);
         return ring.commit(*claim, claim->payload.size(), 2) == transition_status::ok;
     });
     ASSERT_TRUE(child.ready());
-    auto taken = sut.take_ready();
+    auto taken = sut.prover.take_ready();
     ASSERT_TRUE(taken);
     EXPECT_EQ(taken->job_id, 55u);
     EXPECT_EQ(taken->payload_format, 2u);
@@ -593,22 +622,35 @@ TEST_F(PartitionRing, ChildOpeningTheRingByNameHandsOverAWitness) {
 }
 
 TEST_F(PartitionRing, DiscardReadyFreesOnlyTheCancelledJobsReadySlots) {
-    auto sut = make();
-    auto a = *sut.claim_for_write(1, 0);
-    auto b = *sut.claim_for_write(1, 1);
-    auto c = *sut.claim_for_write(2, 0);
-    auto d = *sut.claim_for_write(1, 2);  // still WRITING: its holder aborts it
-    ASSERT_EQ(sut.commit(a, 1), transition_status::ok);
-    ASSERT_EQ(sut.commit(b, 1), transition_status::ok);
-    ASSERT_EQ(sut.commit(c, 1), transition_status::ok);
-    EXPECT_EQ(sut.discard_ready(1), 2u);
-    EXPECT_EQ(sut.snapshot()[a.slot].state, slot_state::free);
-    EXPECT_EQ(sut.snapshot()[b.slot].state, slot_state::free);
-    EXPECT_EQ(sut.snapshot()[d.slot].state, slot_state::writing);
-    auto left = sut.take_ready();
+    auto sut = make_roles();
+    auto a = *sut.writer.claim_for_write(1, 0);
+    auto b = *sut.writer.claim_for_write(1, 1);
+    auto c = *sut.writer.claim_for_write(2, 0);
+    auto d = *sut.writer.claim_for_write(1, 2);  // still WRITING: its holder aborts it
+    ASSERT_EQ(sut.writer.commit(a, 1), transition_status::ok);
+    ASSERT_EQ(sut.writer.commit(b, 1), transition_status::ok);
+    ASSERT_EQ(sut.writer.commit(c, 1), transition_status::ok);
+    EXPECT_EQ(sut.prover.discard_ready(1), 2u);
+    EXPECT_EQ(sut.ring().snapshot()[a.slot].state, slot_state::free);
+    EXPECT_EQ(sut.ring().snapshot()[b.slot].state, slot_state::free);
+    EXPECT_EQ(sut.ring().snapshot()[d.slot].state, slot_state::writing);
+    auto left = sut.prover.take_ready();
     ASSERT_TRUE(left);
     EXPECT_EQ(left->job_id, 2u);
-    EXPECT_EQ(sut.counters().discarded, 2u);
+    EXPECT_EQ(sut.ring().counters().discarded, 2u);
+}
+
+TEST_F(PartitionRing, WriterDiscardsACancelledJobsReadySlotsWithoutAProver) {
+    // synthd frees them too: a cancel frees the ring while no gpud runs.
+    ring_writer sut(make());
+    auto a = *sut.claim_for_write(3, 0);
+    auto b = *sut.claim_for_write(4, 0);
+    ASSERT_EQ(sut.commit(a, 1), transition_status::ok);
+    ASSERT_EQ(sut.commit(b, 1), transition_status::ok);
+    EXPECT_EQ(sut.discard_ready(3), 1u);
+    EXPECT_EQ(sut.discard_ready(3), 0u);
+    EXPECT_EQ(sut.ring().snapshot()[a.slot].state, slot_state::free);
+    EXPECT_EQ(sut.ring().snapshot()[b.slot].state, slot_state::ready);
 }
 
 TEST(SlotWord, PacksStateHolderAndGeneration) {

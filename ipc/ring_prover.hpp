@@ -1,0 +1,44 @@
+// The prover's side of the partition ring (gpud): wait for a READY slot, take the oldest, read its witness,
+// then release it FREE. Owns its mapping of the ring; see partition_ring.hpp for the state machine.
+#pragma once
+
+#include "ipc/partition_ring.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace cuzk::ipc {
+
+// What a prover holds between take_ready and release.
+struct proving_claim {
+    std::uint32_t slot = 0;
+    std::uint32_t generation = 0;
+    std::uint64_t job_id = 0;
+    std::uint32_t partition = 0;
+    std::uint32_t payload_format = 0;
+    std::uint64_t commit_seq = 0;
+    std::span<const std::byte> payload;  // payload_bytes long, as committed
+};
+
+class ring_prover {
+public:
+    explicit ring_prover(partition_ring ring) : ring_(std::move(ring)) {}
+
+    // std::nullopt: nothing READY (after |wait| for the waiting overload, which sleeps on the READY futex).
+    std::optional<proving_claim> take_ready();
+    std::optional<proving_claim> take_ready(std::chrono::nanoseconds wait);
+    [[nodiscard]] transition_status release(const proving_claim& claim);
+
+    // Cancel: frees the READY slots of |job_id| unproved. Returns how many were freed.
+    std::size_t discard_ready(std::uint64_t job_id) { return ring_.discard_ready_of(job_id); }
+
+    partition_ring& ring() noexcept { return ring_; }
+    const partition_ring& ring() const noexcept { return ring_; }
+
+private:
+    partition_ring ring_;
+};
+
+}  // namespace cuzk::ipc
