@@ -7,7 +7,7 @@
 
 namespace cuzk::cli {
 
-// Exit codes of the CLI (shared/DESIGN.md section 6).
+// Exit codes of the CLI (docs/DESIGN.md, "Interfaces to keep stable").
 enum exit_code : int {
     exit_ok = 0,
     exit_negative = 1,     // a valid request with a negative answer (the proof is invalid)
@@ -35,6 +35,7 @@ void add_circuit_info_command(CLI::App& app, action& run);
 void add_verify_seal_command(CLI::App& app, action& run);
 void add_seal_test_command(CLI::App& app, action& run);
 void add_prove_c2_command(CLI::App& app, action& run);
+void add_config_reference_command(CLI::App& app, action& run);
 
 // "sha256:4" -> "sha256_4": circuit names become file stems.
 std::string circuit_file_stem(const std::string& circuit);

@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include <functional>
-#include <map>
+#include <algorithm>
 #include <set>
+#include <variant>
 
 #include "common/util/errors.hpp"
+#include "daemon/config_schema.hpp"
 #include "ipc/cuda_lock.hpp"
 #include "ipc/endpoints.hpp"
 
@@ -15,7 +16,12 @@ namespace cuzk::daemon {
 
 namespace {
 
-// Reads one section's keys into the config; every key not read is reported as unknown.
+template <class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+
+// Reads one section's keys (config_schema()) into the config; every other key is reported as unknown.
 class section_reader {
 public:
     section_reader(const std::string& file, const std::string& name, const toml::table& table)
@@ -31,6 +37,25 @@ public:
         }
     }
 
+    // Reads |key| into |c| when the section has it; throws input_error naming the file, line, column and key
+    // for a wrong type or a value out of range.
+    void read(const config_key& key, config& c) {
+        const std::string name(key.name);
+        std::visit(overloaded{
+                       [&](const text_key& k) { text(name.c_str(), k.field(c)); },
+                       [&](const path_key& k) { path(name.c_str(), k.field(c)); },
+                       [&](const boolean_key& k) { boolean(name.c_str(), k.field(c)); },
+                       [&](const number_key& k) { number(name.c_str(), k.field(c), k.lo, k.hi); },
+                       [&](const integer_key& k) {
+                           std::visit([&](auto field) { integer(name.c_str(), field(c), k.lo, k.hi); }, k.field);
+                       },
+                       [&](const count_key& k) { count(name.c_str(), k.field(c), k.hi, k.why); },
+                       [&](const optional_integer_key& k) { optional_integer(name.c_str(), k.field(c), k.lo, k.hi); },
+                   },
+                   key.value);
+    }
+
+private:
     void text(const char* key, std::string& out) {
         if (auto* node = find(key)) {
             auto v = node->value<std::string>();
@@ -82,7 +107,6 @@ public:
         }
     }
 
-private:
     const toml::node* find(const char* key) {
         known_.insert(key);
         return table_.get(key);
@@ -97,8 +121,6 @@ private:
     const toml::table& table_;
     std::set<std::string> known_;
 };
-
-const std::int64_t max_u32 = 0xffffffffLL;
 
 }  // namespace
 
@@ -141,68 +163,21 @@ config load_config(const std::filesystem::path& path) {
                                       e.description()));
     }
     config c;
-    using section_fn = std::function<void(section_reader&)>;
-    const std::map<std::string, section_fn> sections{
-        {"runtime",
-         [&](section_reader& r) {
-             r.path("dir", c.runtime.dir);
-             r.path("spool_dir", c.runtime.spool_dir);
-             r.text("log_level", c.runtime.log_level);
-         }},
-        {"ring",
-         [&](section_reader& r) {
-             r.text("name", c.ring.name);
-             r.integer("slots", c.ring.slots, 1, 65536);
-             r.integer("slot_bytes", c.ring.slot_bytes, 4096, std::int64_t{1} << 40);
-             r.path("shm_dir", c.ring.shm_dir);
-             r.text("group", c.ring.group);
-         }},
-        {"assemblerd",
-         [&](section_reader& r) {
-             r.integer("max_pending_jobs", c.assemblerd.max_pending_jobs, 1, 1 << 20);
-             r.boolean("verify", c.assemblerd.verify);
-             r.number("partition_timeout_s", c.assemblerd.partition_timeout_s, 0.1, 1e7);
-             r.number("result_ttl_s", c.assemblerd.result_ttl_s, 1, 1e9);
-             r.integer("dispatch_window", c.assemblerd.dispatch_window, 0, max_u32);
-             r.count("max_partition_attempts", c.assemblerd.max_partition_attempts, 1 << 20,
-                     "the first attempt counts: 1 fails a job at its partition's first device failure, the default "
-                     "3 tries a partition three times");
-             r.optional_integer("numa_node", c.assemblerd.numa_node, 0, 4095);
-             r.text("cpus", c.assemblerd.cpus);
-         }},
-        {"synthd",
-         [&](section_reader& r) {
-             r.integer("threads", c.synthd.threads, 1, 4096);
-             r.optional_integer("numa_node", c.synthd.numa_node, 0, 4095);
-             r.text("cpus", c.synthd.cpus);
-             r.integer("memory_budget_mib", c.synthd.memory_budget_mib, 1, std::int64_t{1} << 30);
-             r.integer("lookahead", c.synthd.lookahead, 0, 4096);
-         }},
-        {"gpud",
-         [&](section_reader& r) {
-             r.text("backend", c.gpud.backend);
-             r.integer("workers", c.gpud.workers, 1, 64);
-             r.integer("gpu", c.gpud.gpu, 0, 1023);
-             r.optional_integer("numa_node", c.gpud.numa_node, 0, 4095);
-             r.text("cpus", c.gpud.cpus);
-             r.path("params_dir", c.gpud.params_dir);
-             r.text("lock_name", c.gpud.lock_name);
-             r.integer("pinned_cache_mib", c.gpud.pinned_cache_mib, 0, std::int64_t{1} << 30);
-             r.integer("pin_min_mib", c.gpud.pin_min_mib, 0, std::int64_t{1} << 30);
-             r.boolean("b_g2_on_gpu", c.gpud.b_g2_on_gpu);
-             r.text("params_memory", c.gpud.params_memory);
-         }},
-    };
+    const auto sections = config_sections();
     for (auto&& [key, node] : root) {
         const std::string name(key.str());
-        auto it = sections.find(name);
+        const auto it = std::find_if(sections.begin(), sections.end(),
+                                     [&](const config_section& s) { return s.name == name; });
         if (it == sections.end() || !node.is_table()) {
-            throw input_error(fmt::format("{}:{}:{}: unknown {} '{}' (sections: runtime, ring, assemblerd, synthd, gpud)",
-                                          file, node.source().begin.line, node.source().begin.column,
-                                          node.is_table() ? "section" : "top-level key", name));
+            std::string names;
+            for (const auto& s : sections) names += fmt::format("{}{}", names.empty() ? "" : ", ", s.name);
+            throw input_error(fmt::format("{}:{}:{}: unknown {} '{}' (sections: {})", file, node.source().begin.line,
+                                          node.source().begin.column, node.is_table() ? "section" : "top-level key",
+                                          name, names));
         }
         section_reader reader(file, name, *node.as_table());
-        it->second(reader);
+        for (const auto& k : config_schema())
+            if (k.section == name) reader.read(k, c);
         reader.reject_unknown_keys();
     }
     try {

@@ -1,7 +1,8 @@
 // The configuration shared by the three daemons and the `cuzk up` launcher: one TOML file (every stage reads
 // the same file and takes its own section plus the shared ones), then command-line flags on top. Every key
 // has a working default, so the stages start with no file at all (the development and demo setup).
-// systemd/cuzk.example.toml documents every key.
+// daemon/config_schema.cpp lists every key with its range and meaning; docs/configuration.md, the reference,
+// is generated from it (`cuzk config-reference`).
 #pragma once
 
 #include <cstdint>

@@ -7,23 +7,13 @@
 
 #include "common/util/errors.hpp"
 #include "daemon/config.hpp"
+#include "tests/support/config_file.hpp"
 
 using namespace cuzk;
 
 namespace {
 
-std::string error_of(const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() / ("cuzk-config-test-" + std::to_string(::getpid()) + ".toml");
-    std::ofstream(path) << text;
-    try {
-        (void)daemon::load_config(path);
-    } catch (const input_error& e) {
-        std::filesystem::remove(path);
-        return e.what();
-    }
-    std::filesystem::remove(path);
-    return "";
-}
+std::string error_of(const std::string& text) { return test::config_error_of(text); }
 
 // The configuration |text| (TOML) reads as.
 daemon::config parsed(const std::string& text) {

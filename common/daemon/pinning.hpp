@@ -1,5 +1,5 @@
 // NUMA node and CPU pinning of a daemon, from its config or flags: the same placement the systemd units
-// give with NUMAPolicy/NUMAMask/CPUAffinity, for runs outside systemd (shared/DESIGN.md section 7).
+// give with NUMAPolicy/NUMAMask/CPUAffinity, for runs outside systemd (docs/DESIGN.md section 7).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 // TIMELINE lines: one event of a job's life per line, written by every daemon on the one clock
 // (CLOCK_REALTIME, ms since the epoch), so the logs of all stages merge into one waterfall
-// (shared/DESIGN.md section 6; `cuzk timeline` reads them, common/daemon/timeline_log.hpp).
+// (docs/DESIGN.md section 6; `cuzk timeline` reads them, common/daemon/timeline_log.hpp).
 //
 //   TIMELINE,<ms>,<EVENT>,<job>,k=v,k=v
 //

@@ -1,4 +1,4 @@
-// The prover split at the boundaries of the GPU interlock (shared/DESIGN.md section 4), so that a pipeline
+// The prover split at the boundaries of the GPU interlock (docs/DESIGN.md section 4), so that a pipeline
 // worker holds the CUDA lock across exactly the kernel work:
 //   prepare_partition  CPU, before the lock: size checks, rows padded to the domain, scalars of the A and B
 //                      queries compacted by density

@@ -2,7 +2,7 @@
 // without being written first. A std::pmr::vector would zero every element on resize (ff::fr_t's default
 // constructor zeroes) and grows only by push_back from one thread; at the 32 GiB PoRep shape that serial
 // compaction of ~175 M elements took 2.2 s on the H200 machine's CPU (bench_prepare), longer than the other gpud
-// worker's whole turn under the CUDA lock (BENCHMARKS.md, seventeenth session). Filled in parallel by
+// worker's whole turn under the CUDA lock (docs/benchmarks-history.md, commit 2d177ef). Filled in parallel by
 // gather_dense (density_gather.hpp) instead.
 //
 // The memory resource is gpud's pool of page-locked buffers (gpud/cuda/pinned_pool.hpp) or the default one;

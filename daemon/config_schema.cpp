@@ -1,0 +1,170 @@
+#include "daemon/config_schema.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <type_traits>
+
+namespace cuzk::daemon {
+
+namespace {
+
+const std::int64_t max_u32 = 0xffffffffLL;
+
+// The field |member| of a config, as a key's setter (a captureless lambda decays to config_field<T>).
+#define CUZK_CONFIG_FIELD(member) +[](config& c) -> auto& { return c.member; }
+
+const std::array<config_section, 5> sections{{
+    {"runtime", "Where the daemons meet and keep state, and how much they log. Shared by every stage."},
+    {"ring",
+     "The shared-memory ring of partition witnesses between synthd (the writer) and gpud (the prover). Every "
+     "stage of one pipeline must name the same ring."},
+    {"assemblerd", "The job registry, dispatcher and proof assembler (cuzk-assemblerd)."},
+    {"synthd", "The synthesis daemon (cuzk-synthd): witnesses of partitions written into ring slots."},
+    {"gpud",
+     "The prover daemon (cuzk-gpud), one per GPU. The keys marked \"CUDA backend\" have no effect on the CPU "
+     "backend."},
+}};
+
+const std::array<config_key, 32> keys{{
+    // [runtime]
+    {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
+     "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
+     "`$XDG_RUNTIME_DIR/cuzk`, else `/run/cuzk` where it (or `/run`) is writable (systemd's "
+     "`RuntimeDirectory=cuzk`), else `/tmp/cuzk-<uid>`. `--runtime-dir` overrides it."},
+    {"runtime", "spool_dir", path_key{CUZK_CONFIG_FIELD(runtime.spool_dir)},
+     "Durable job state: the journal, job inputs, results, test parameters. Empty: `<dir>/spool`. Under systemd "
+     "`/var/lib/cuzk/spool` (the units' `StateDirectory=cuzk`)."},
+    {"runtime", "log_level", text_key{CUZK_CONFIG_FIELD(runtime.log_level)},
+     "`trace`, `debug`, `info`, `warn` or `error` (`critical` and `off` are accepted too). `--log-level` "
+     "overrides it."},
+    // [ring]
+    {"ring", "name", text_key{CUZK_CONFIG_FIELD(ring.name)},
+     "The shared-memory segment's name (one ring per pipeline); must not be empty."},
+    {"ring", "slots", integer_key{CUZK_CONFIG_FIELD(ring.slots), 1, 65536},
+     "Ring slots: partitions synthesized and waiting for, or being proved by, gpud."},
+    {"ring", "slot_bytes", integer_key{CUZK_CONFIG_FIELD(ring.slot_bytes), 4096, std::int64_t{1} << 40},
+     "Payload bytes per slot: one partition witness (a/b/c rows, inputs, aux, densities). A 32 GiB PoRep "
+     "partition needs about 17 GiB; the default fits the built-in test circuits."},
+    {"ring", "shm_dir", path_key{CUZK_CONFIG_FIELD(ring.shm_dir)},
+     "Empty: POSIX shared memory (`/dev/shm`); else a directory on a tmpfs or hugetlbfs mount large enough for "
+     "`slots` x `slot_bytes`."},
+    {"ring", "group", text_key{CUZK_CONFIG_FIELD(ring.group)},
+     "Non-empty: the segment is created with mode 0660 and this group."},
+    // [assemblerd]
+    {"assemblerd", "max_pending_jobs", integer_key{CUZK_CONFIG_FIELD(assemblerd.max_pending_jobs), 1, 1 << 20},
+     "Jobs queued and running; more submissions are refused with `queue_full`."},
+    {"assemblerd", "verify", boolean_key{CUZK_CONFIG_FIELD(assemblerd.verify)},
+     "Verify every assembled proof before answering."},
+    {"assemblerd", "partition_timeout_s", number_key{CUZK_CONFIG_FIELD(assemblerd.partition_timeout_s), 0.1, 1e7},
+     "Seconds: a partition with no news for this long is dispatched again."},
+    {"assemblerd", "result_ttl_s", number_key{CUZK_CONFIG_FIELD(assemblerd.result_ttl_s), 1, 1e9},
+     "Seconds: results never fetched are removed after this."},
+    {"assemblerd", "dispatch_window", integer_key{CUZK_CONFIG_FIELD(assemblerd.dispatch_window), 0, max_u32},
+     "Partitions handed to synthd and not synthesized yet; 0: synthd's `threads` + `lookahead`."},
+    {"assemblerd", "max_partition_attempts",
+     count_key{CUZK_CONFIG_FIELD(assemblerd.max_partition_attempts), 1 << 20,
+               "the first attempt counts: 1 fails a job at its partition's first device failure, the default 3 tries "
+               "a partition three times"},
+     "A partition whose attempts fail retryably (a GPU error) this often fails its job: `partition P failed N "
+     "times; last error: ...`. The count is kept in memory and starts again when assemblerd restarts."},
+    {"assemblerd", "numa_node", optional_integer_key{CUZK_CONFIG_FIELD(assemblerd.numa_node), 0, 4095},
+     "Run on this NUMA node's CPUs and allocate from its memory. `--numa-node` overrides it."},
+    {"assemblerd", "cpus", text_key{CUZK_CONFIG_FIELD(assemblerd.cpus)},
+     "CPU list, e.g. `\"0-7,16\"`; empty: no CPU pinning. `--cpus` overrides it."},
+    // [synthd]
+    {"synthd", "threads", integer_key{CUZK_CONFIG_FIELD(synthd.threads), 1, 4096},
+     "Synthesis threads: partitions synthesized at once."},
+    {"synthd", "numa_node", optional_integer_key{CUZK_CONFIG_FIELD(synthd.numa_node), 0, 4095},
+     "Run on this NUMA node's CPUs and allocate from its memory. `--numa-node` overrides it."},
+    {"synthd", "cpus", text_key{CUZK_CONFIG_FIELD(synthd.cpus)},
+     "CPU list, e.g. `\"0-47,96-143\"`; empty: no CPU pinning. `--cpus` overrides it."},
+    {"synthd", "memory_budget_mib", integer_key{CUZK_CONFIG_FIELD(synthd.memory_budget_mib), 1, std::int64_t{1} << 30},
+     "MiB of synthesized witnesses held in memory while the ring is full."},
+    {"synthd", "lookahead", integer_key{CUZK_CONFIG_FIELD(synthd.lookahead), 0, 4096},
+     "Partitions queued beyond the busy threads, across jobs."},
+    // [gpud]
+    {"gpud", "backend", text_key{CUZK_CONFIG_FIELD(gpud.backend)},
+     "`\"auto\"`: CUDA when this build has it and GPU `gpu` is found, else the CPU (gpud logs which and why); "
+     "`\"cpu\"`: the reference, always available; `\"cuda\"`: gpud exits with an error when the build has no "
+     "CUDA or the GPU is missing."},
+    {"gpud", "workers", integer_key{CUZK_CONFIG_FIELD(gpud.workers), 1, 64},
+     "Workers per GPU: one prepares on the CPU while another holds the GPU (the CUDA lock)."},
+    {"gpud", "gpu", integer_key{CUZK_CONFIG_FIELD(gpud.gpu), 0, 1023},
+     "The GPU's index. `--gpu` overrides it (the systemd unit `cuzk-gpud@N` passes `--gpu N`)."},
+    {"gpud", "numa_node", optional_integer_key{CUZK_CONFIG_FIELD(gpud.numa_node), 0, 4095},
+     "Run on this NUMA node's CPUs and allocate from its memory (the GPU's node). `--numa-node` overrides it."},
+    {"gpud", "cpus", text_key{CUZK_CONFIG_FIELD(gpud.cpus)},
+     "CPU list, e.g. `\"0-7,16\"`; empty: no CPU pinning. `--cpus` overrides it."},
+    {"gpud", "params_dir", path_key{CUZK_CONFIG_FIELD(gpud.params_dir)},
+     "`.params`/`.vk` files; empty: `<spool_dir>/params`. PoRep: `porep_<registered proof>.params`/`.vk` "
+     "(`porep_StackedDrg32GiBV1_1.params`), never generated by gpud."},
+    {"gpud", "lock_name", text_key{CUZK_CONFIG_FIELD(gpud.lock_name)},
+     "The CUDA lock's segment. Empty: `cuzk-cuda-lock-gpu<gpu>`, one per GPU. A name here is one lock for "
+     "every gpud that reads this file, whatever its GPU, unless it holds `{gpu}`, the GPU's index "
+     "(`\"mylock-{gpu}\"` is one per GPU)."},
+    {"gpud", "pinned_cache_mib", integer_key{CUZK_CONFIG_FIELD(gpud.pinned_cache_mib), 0, std::int64_t{1} << 30},
+     "CUDA backend: MiB of free page-locked A/B scalar buffers kept for the next partitions (a 32 GiB PoRep "
+     "partition's A and B scalars take ~5.2 GB); 0 keeps none."},
+    {"gpud", "pin_min_mib", integer_key{CUZK_CONFIG_FIELD(gpud.pin_min_mib), 0, std::int64_t{1} << 30},
+     "CUDA backend: host ranges smaller than this many MiB are copied from pageable memory (page-locking them "
+     "costs more than it saves)."},
+    {"gpud", "b_g2_on_gpu", boolean_key{CUZK_CONFIG_FIELD(gpud.b_g2_on_gpu)},
+     "CUDA backend: B_G2's MSM on the GPU (48 ms per 32 GiB partition on an H200), or false: on the CPU, "
+     "overlapped with the GPU work (the B_G2 points, ~5.9 GiB at 32 GiB, then stay out of GPU memory)."},
+    {"gpud", "params_memory", text_key{CUZK_CONFIG_FIELD(gpud.params_memory)},
+     "CUDA backend: where the parameters' points live: `\"device\"` (resident in GPU memory, ~44 GiB at 32 GiB), "
+     "`\"host\"` (page-locked host memory, streamed to the GPU per MSM in segments: for GPUs without room), "
+     "`\"auto\"` (the device where they fit beside the NTTs and the least MSM scratch, else the host)."},
+}};
+
+#undef CUZK_CONFIG_FIELD
+
+template <class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+
+std::string toml_string(const std::string& s) { return fmt::format("\"{}\"", s); }
+
+}  // namespace
+
+std::span<const config_section> config_sections() { return sections; }
+std::span<const config_key> config_schema() { return keys; }
+
+std::string expected_value(const key_value& value) {
+    return std::visit(overloaded{
+                          [](const text_key&) -> std::string { return "a string"; },
+                          [](const path_key&) -> std::string { return "a string"; },
+                          [](const boolean_key&) -> std::string { return "true or false"; },
+                          [](const number_key& k) { return fmt::format("a number in {}..{}", k.lo, k.hi); },
+                          [](const integer_key& k) { return fmt::format("an integer in {}..{}", k.lo, k.hi); },
+                          [](const count_key& k) { return fmt::format("an integer in 1..{}", k.hi); },
+                          [](const optional_integer_key& k) {
+                              return fmt::format("an integer in {}..{}", k.lo, k.hi);
+                          },
+                      },
+                      value);
+}
+
+std::string default_value(const config_key& key) {
+    config defaults;
+    return std::visit(overloaded{
+                          [&](const text_key& k) { return toml_string(k.field(defaults)); },
+                          [&](const path_key& k) { return toml_string(k.field(defaults).string()); },
+                          [&](const boolean_key& k) -> std::string { return k.field(defaults) ? "true" : "false"; },
+                          [&](const number_key& k) { return fmt::format("{}", k.field(defaults)); },
+                          [&](const integer_key& k) {
+                              return std::visit([&](auto field) { return fmt::format("{}", field(defaults)); },
+                                                k.field);
+                          },
+                          [&](const count_key& k) { return fmt::format("{}", k.field(defaults)); },
+                          [&](const optional_integer_key& k) -> std::string {
+                              const auto& v = k.field(defaults);
+                              return v ? fmt::format("{}", *v) : "unset";
+                          },
+                      },
+                      key.value);
+}
+
+}  // namespace cuzk::daemon
