@@ -67,8 +67,13 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
     }
     j.partitions.resize(j.porep ? j.porep->partitions() : j.test_input.partitions);
     jobs_.id_taken(j.id);
-    journal_.append(journal_records::encode(journal_records::submitted{
-        j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input}));
+    try {
+        journal_.append(journal_records::encode(journal_records::submitted{
+            j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input}));
+    } catch (...) {
+        spool_.remove_job(j.id);  // not journaled, so not accepted: the client gets the error and may retry
+        throw;
+    }
     tl::emit(tl::event::job_submit, std::to_string(j.id),
              {{"partitions", std::to_string(j.partitions.size())}, {"priority", std::to_string(j.priority)},
               {"circuit", j.circuit()}});

@@ -6,8 +6,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <boost/crc.hpp>
+
 #include <cerrno>
+#include <charconv>
 #include <fstream>
+#include <optional>
+#include <string_view>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -16,13 +21,41 @@ namespace cuzk::assemblerd {
 
 namespace {
 
-std::string join(const journal_record& r) {
-    std::string line;
+// A record's fields, space-separated.
+std::string body_of(const journal_record& r) {
+    std::string body;
     for (const auto& f : r) {
-        if (!line.empty()) line += ' ';
-        line += f;
+        if (!body.empty()) body += ' ';
+        body += f;
     }
-    return line + '\n';
+    return body;
+}
+
+std::uint32_t crc32_of(std::string_view body) {
+    boost::crc_32_type crc;
+    crc.process_bytes(body.data(), body.size());
+    return crc.checksum();
+}
+
+// A framed line: '~', the body's length in bytes, ':', its CRC-32 as 8 hex digits, ' ', the body, '\n'.
+std::string frame(const journal_record& r) {
+    const auto body = body_of(r);
+    return fmt::format("~{}:{:08x} {}\n", body.size(), crc32_of(body), body);
+}
+
+// The body of a framed line when its length and checksum hold; nullopt for a record cut short or damaged.
+std::optional<std::string_view> unframe(std::string_view line) {
+    const auto colon = line.find(':'), space = line.find(' ');
+    if (colon == std::string_view::npos || space != colon + 9 || colon < 2) return std::nullopt;
+    std::size_t len = 0;
+    std::uint32_t crc = 0;
+    const auto len_text = line.substr(1, colon - 1), crc_text = line.substr(colon + 1, 8);
+    if (std::from_chars(len_text.data(), len_text.data() + len_text.size(), len).ptr != len_text.data() + len_text.size())
+        return std::nullopt;
+    if (std::from_chars(crc_text.data(), crc_text.data() + 8, crc, 16).ptr != crc_text.data() + 8) return std::nullopt;
+    const auto body = line.substr(space + 1);
+    if (body.size() != len || crc32_of(body) != crc) return std::nullopt;
+    return body;
 }
 
 void write_all(int fd, const std::string& data, const std::filesystem::path& path) {
@@ -60,9 +93,24 @@ void journal::open_for_append() {
 }
 
 void journal::append(const journal_record& record) {
-    write_all(fd_, join(record), path_);
-    if (::fdatasync(fd_) != 0)
-        throw std::system_error(errno, std::generic_category(), "fdatasync of the journal " + path_.string());
+    // All or nothing: a record cut short by a failed write (ENOSPC, EIO) is cut off the file again, so the
+    // next append does not glue onto it. Where even that fails, the next record starts on a line of its own
+    // and replay drops the damaged one by its frame. Nothing was acted on: the caller gets the error.
+    if (torn_at_ >= 0 && ::ftruncate(fd_, torn_at_) == 0) torn_at_ = -1;
+    const off_t end = ::lseek(fd_, 0, SEEK_END);
+    std::string line = torn_at_ >= 0 ? "\n" : "";
+    line += frame(record);
+    try {
+        write_all(fd_, line, path_);
+        if (::fdatasync(fd_) != 0)
+            throw std::system_error(errno, std::generic_category(), "fdatasync of the journal " + path_.string());
+        torn_at_ = -1;  // written whole: any damaged bytes before it now end a line of their own
+    } catch (const std::system_error& e) {
+        if (end >= 0 && ::ftruncate(fd_, end) != 0 && torn_at_ < 0) torn_at_ = end;
+        throw std::system_error(e.code(), fmt::format("the journal {} did not take the {} record (nothing was "
+                                                      "acted on; free space and retry)",
+                                                      path_.string(), record.empty() ? "" : record[0]));
+    }
 }
 
 void journal::replay(const std::filesystem::path& path, const std::function<void(const journal_record&)>& apply) {
@@ -80,10 +128,22 @@ void journal::replay(const std::filesystem::path& path, const std::function<void
                          line_no);
             break;
         }
-        std::istringstream fields(text.substr(at, nl - at));
+        std::string_view line(text.data() + at, nl - at);
+        at = nl + 1;
+        if (!line.empty() && line[0] == '~') {
+            const auto body = unframe(line);
+            if (!body) {
+                // A record whose write failed (it was never acted on), or damage: either way not a record.
+                spdlog::warn("{}:{}: a record cut short or damaged (its length or checksum does not match): "
+                             "dropped", path.string(), line_no);
+                continue;
+            }
+            line = *body;
+        }
+        // Lines without a frame are records of journals written before records were framed.
+        std::istringstream fields{std::string(line)};
         journal_record r;
         for (std::string f; fields >> f;) r.push_back(std::move(f));
-        at = nl + 1;
         if (r.empty()) continue;
         try {
             apply(r);
@@ -99,7 +159,7 @@ void journal::rewrite(const std::vector<journal_record>& records) {
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) throw std::system_error(errno, std::generic_category(), "creating " + tmp);
     std::string data;
-    for (const auto& r : records) data += join(r);
+    for (const auto& r : records) data += frame(r);
     write_all(fd, data, tmp);
     if (::fsync(fd) != 0) {
         ::close(fd);

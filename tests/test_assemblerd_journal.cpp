@@ -1,9 +1,16 @@
 // The assembler's journal: records come back in order after a reopen; a last line cut short by a crash is
-// dropped; a corrupt line in the middle is an error naming file and line; rewrite compacts atomically.
+// dropped; a record whose write failed (a full disk, here a file size limit) leaves nothing behind and the
+// next record is whole; a framed line that fails its checksum is dropped; a whole record that does not
+// decode is an error naming file and line; journals without frames still replay; rewrite compacts atomically.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <vector>
 
 #include "assemblerd/journal.hpp"
@@ -49,6 +56,54 @@ TEST_F(JournalFile, TornLastLineIsDropped) {
     const auto r = replayed();
     ASSERT_EQ(r.size(), 1u);
     EXPECT_EQ(r[0][0], "SUBMIT");
+}
+
+// The disk fills while a record is written (RLIMIT_FSIZE stops the write part-way, as ENOSPC does): the
+// append throws, the bytes written are cut off again, and after space returns the next record is whole.
+TEST_F(JournalFile, ARecordWhoseWriteFailsLeavesNothingBehind) {
+    journal sut(path);
+    sut.append({"SUBMIT", "1", "0"});
+    const auto before = std::filesystem::file_size(path);
+    rlimit old{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit small = old;
+    small.rlim_cur = before + 40;  // room for part of the next record only
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    EXPECT_THROW(sut.append({"PROOF", "1", "0", std::string(200, 'a')}), std::system_error);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_EQ(std::filesystem::file_size(path), before);
+    sut.append({"DONE", "1", "5"});
+    const auto r = replayed();
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0][0], "SUBMIT");
+    EXPECT_EQ(r[1], (journal_record{"DONE", "1", "5"}));
+}
+
+// A framed record whose bytes do not match its length and checksum (a failed write that could not be cut
+// off, then a later record on the next line) is dropped with a warning; replay goes on.
+TEST_F(JournalFile, AFramedRecordThatFailsItsChecksumIsDropped) {
+    {
+        journal sut(path);
+        sut.append({"SUBMIT", "1", "0"});
+    }
+    std::ofstream(path, std::ios::app) << "~30:00000000 PROOF 1 0 ab\n";  // length and checksum wrong
+    {
+        journal sut(path);
+        sut.append({"DONE", "1", "5"});
+    }
+    const auto r = replayed();
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0][0], "SUBMIT");
+    EXPECT_EQ(r[1][0], "DONE");
+}
+
+TEST_F(JournalFile, UnframedRecordsOfOlderJournalsReplay) {
+    std::ofstream(path) << "SUBMIT 1 0\nDONE 1 2\n";
+    const auto r = replayed();
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[1], (journal_record{"DONE", "1", "2"}));
 }
 
 TEST_F(JournalFile, CorruptRecordNamesFileAndLine) {
