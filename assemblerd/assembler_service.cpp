@@ -123,7 +123,12 @@ private:
     void compact(journal& log) {
         std::vector<journal_record> records;
         for (const auto& r : jobs_.live_records()) records.push_back(jr::encode(r));
-        log.rewrite(records);
+        try {
+            log.rewrite(records);
+        } catch (const std::exception& e) {
+            // The journal as it is replays the same jobs: only its size waits for the next start.
+            spdlog::warn("journal not compacted: {}; going on with it as it is", e.what());
+        }
         if (!jobs_.all().empty())
             spdlog::info("journal {}: {} jobs recovered, next job id {}", spool_.journal_path().string(),
                          jobs_.all().size(), jobs_.next_id());

@@ -88,8 +88,28 @@ journal::~journal() {
 
 void journal::open_for_append() {
     if (fd_ >= 0) ::close(fd_);
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "opening the journal " + path_.string());
+    torn_at_ = torn_tail(fd_);
+}
+
+// Where a last line without its newline begins (a write a crash cut short: never acknowledged), so that the
+// first append cuts it off instead of gluing onto it; -1 when the file ends with a whole line.
+off_t journal::torn_tail(int fd) {
+    off_t end = ::lseek(fd, 0, SEEK_END);
+    if (end <= 0) return -1;
+    char last = 0;
+    if (::pread(fd, &last, 1, end - 1) != 1 || last == '\n') return -1;
+    char chunk[4096];
+    while (end > 0) {
+        const off_t from = end > off_t(sizeof chunk) ? end - off_t(sizeof chunk) : 0;
+        const auto n = ::pread(fd, chunk, static_cast<std::size_t>(end - from), from);
+        if (n <= 0) return -1;
+        for (auto i = n; i > 0; --i)
+            if (chunk[i - 1] == '\n') return from + i;
+        end = from;
+    }
+    return 0;
 }
 
 void journal::append(const journal_record& record) {
@@ -160,10 +180,13 @@ void journal::rewrite(const std::vector<journal_record>& records) {
     if (fd < 0) throw std::system_error(errno, std::generic_category(), "creating " + tmp);
     std::string data;
     for (const auto& r : records) data += frame(r);
-    write_all(fd, data, tmp);
-    if (::fsync(fd) != 0) {
+    try {
+        write_all(fd, data, tmp);
+        if (::fsync(fd) != 0) throw std::system_error(errno, std::generic_category(), "fsync of " + tmp);
+    } catch (...) {
         ::close(fd);
-        throw std::system_error(errno, std::generic_category(), "fsync of " + tmp);
+        ::unlink(tmp.c_str());  // the journal itself is untouched
+        throw;
     }
     ::close(fd);
     std::filesystem::rename(tmp, path_);

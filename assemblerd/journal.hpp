@@ -34,7 +34,8 @@ public:
 
     // Calls |apply| for every record. Throws std::runtime_error "<file>:<line>: ..." for a corrupt record.
     static void replay(const std::filesystem::path& path, const std::function<void(const journal_record&)>& apply);
-    // Replaces the journal with |records| (atomically) and reopens it for appending.
+    // Replaces the journal with |records| (atomically) and reopens it for appending. Throws naming the file
+    // when the new one cannot be written (a full disk); the journal is then as it was.
     void rewrite(const std::vector<journal_record>& records);
 
     // Throws std::system_error naming the file and the record type when the record could not be written
@@ -43,6 +44,7 @@ public:
 
 private:
     void open_for_append();
+    static off_t torn_tail(int fd);
     std::filesystem::path path_;
     int fd_ = -1;
     off_t torn_at_ = -1;  // where a failed record begins that could not be cut off yet; -1: none

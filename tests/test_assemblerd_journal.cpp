@@ -99,6 +99,19 @@ TEST_F(JournalFile, AFramedRecordThatFailsItsChecksumIsDropped) {
     EXPECT_EQ(r[1][0], "DONE");
 }
 
+// A crash cut the last record short: the first append after a restart cuts it off instead of gluing onto it.
+TEST_F(JournalFile, ATornLastLineIsCutBeforeTheNextAppend) {
+    std::ofstream(path) << "SUBMIT 1 0\nPROOF 1 0 ab";
+    {
+        journal sut(path);
+        sut.append({"DONE", "1", "5"});
+    }
+    const auto r = replayed();
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0][0], "SUBMIT");
+    EXPECT_EQ(r[1], (journal_record{"DONE", "1", "5"}));
+}
+
 TEST_F(JournalFile, UnframedRecordsOfOlderJournalsReplay) {
     std::ofstream(path) << "SUBMIT 1 0\nDONE 1 2\n";
     const auto r = replayed();
