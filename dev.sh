@@ -17,6 +17,11 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libtomlplusplus-dev                               # TOML config files
   libnuma-dev libsystemd-dev                        # NUMA pinning, sd_notify
   libssl-dev                                        # SHA256 for native hashing
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc  # the gRPC API Curio speaks
+  libcpp-httplib-dev                                # /metrics and /status over HTTP
+  python3-prometheus-client                         # tests: the metrics text parsed by Prometheus' own parser
+  librsvg2-bin                                      # tests: the timeline SVG rendered to PNG
+  golang-go golang-google-grpc-dev golang-google-protobuf-dev protoc-gen-go protoc-gen-go-grpc  # tests: a Go client, as Curio's
   systemd)                                          # systemd-analyze verifies the unit files in the tests
 
 install_missing() {

@@ -13,7 +13,9 @@
 #include "assemblerd/job_table.hpp"
 #include "assemblerd/journal.hpp"
 #include "assemblerd/journal_records.hpp"
+#include "api/api_server.hpp"
 #include "assemblerd/proof_verifier.hpp"
+#include "assemblerd/service_metrics.hpp"
 #include "assemblerd/spool.hpp"
 #include "assemblerd/stage_results.hpp"
 #include "assemblerd/stage_sockets.hpp"
@@ -21,7 +23,9 @@
 #include "common/daemon/systemd_notify.hpp"
 #include "daemon/event_poll.hpp"
 #include "daemon/instance_lock.hpp"
+#include "daemon/metrics_http.hpp"
 #include "daemon/request_router.hpp"
+#include "daemon/service_status.hpp"
 #include "daemon/service_pulse.hpp"
 #include "daemon/shutdown_signal.hpp"
 #include "ipc/clock.hpp"
@@ -52,15 +56,35 @@ public:
         zmq::socket_t results(context, zmq::socket_type::pull);
         results.set(zmq::sockopt::linger, 0);
         results.bind(config_.endpoint(ipc::socket_names::results));
+        ipc::restrict_to_owner(config_.endpoint(ipc::socket_names::results));
         stage_sockets stages(context, config_);  // closed before |context| is
         proof_verifier verifier(config_.gpud.params_dir);
         waiting_clients waiting(api, jobs_, log, spool_);
-        job_completion completion(config_, jobs_, log, spool_, verifier, stages, waiting);
+        service_metrics metrics;
+        job_completion completion(config_, jobs_, log, spool_, verifier, stages, waiting, metrics);
         const auto window = config_.effective_dispatch_window();
         dispatcher dispatch(jobs_, window, static_cast<std::uint64_t>(config_.assemblerd.partition_timeout_s * 1000),
                             spool_.root(), [&](const ipc::job_msg& m) { return stages.send_job(m); });
-        stage_results reports(config_.assemblerd.max_partition_attempts, jobs_, log, dispatch, completion, stages);
-        client_requests requests(config_, api, jobs_, log, spool_, waiting, completion, verifier, reports);
+        stage_results reports(config_.assemblerd.max_partition_attempts, jobs_, log, dispatch, completion, stages,
+                              metrics);
+        client_requests requests(config_, api, jobs_, log, spool_, waiting, completion, verifier, reports, metrics);
+        // Both run on threads of their own and reach this loop through the request socket, as any client.
+        const auto metrics_text = [&] {
+            return metrics.render(daemon::collect_service_status(config_, std::chrono::milliseconds(2000)).json);
+        };
+        api::api_server grpc_api(config_, metrics_text);
+        daemon::metrics_http http(metrics_text, [&] {
+            return daemon::collect_service_status(config_, std::chrono::milliseconds(2000)).json.dump(2);
+        });
+        if (!config_.metrics.listen.empty()) {
+            try {
+                http.start(config_.metrics.listen);
+                spdlog::info("metrics on http://{}/metrics, status on /status", config_.metrics.listen);
+            } catch (const std::exception& e) {
+                // Proving matters more than its metrics: the service runs on, saying so.
+                spdlog::error("[metrics] listen: {}; the service runs without the HTTP endpoint", e.what());
+            }
+        }
 
         stages.find_gpuds();
         // Jobs whose last proof was journaled before the previous process could finish them.
@@ -103,6 +127,8 @@ public:
             pulse.tick();
         }
         daemon::notify_stopping();
+        grpc_api.stop();
+        http.stop();
         return 0;
     }
 

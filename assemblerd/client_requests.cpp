@@ -36,8 +36,11 @@ void client_requests::on_request(daemon::routed_request& req) {
 
 void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_msg& m) {
     if (!m.client_request_id.empty()) {
-        if (const auto id = jobs_.by_request(m.client_request_id))
-            return api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, *id, true});
+        if (const auto id = jobs_.by_request(m.client_request_id, m.request_digest)) {
+            const job* known = jobs_.find(*id);
+            return api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, *id, true,
+                                                                  jobs_.queue_position(*known)});
+        }
     }
     if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
         throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2 and "
@@ -53,6 +56,7 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
     job j;
     j.id = jobs_.next_id();
     j.request_id = m.client_request_id;
+    j.request_digest = m.request_digest;
     j.kind = m.kind;
     j.priority = m.priority;
     j.created_ms = ipc::realtime_ms();
@@ -69,7 +73,7 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
     jobs_.id_taken(j.id);
     try {
         journal_.append(journal_records::encode(journal_records::submitted{
-            j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input}));
+            j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input, j.request_digest}));
     } catch (...) {
         spool_.remove_job(j.id);  // not journaled, so not accepted: the client gets the error and may retry
         throw;
@@ -79,8 +83,8 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
               {"circuit", j.circuit()}});
     spdlog::info("job {} submitted: {} x {} (priority {}{})", j.id, j.partitions.size(), j.circuit(), j.priority,
                  j.request_id.empty() ? "" : ", request " + j.request_id);
-    const auto id = jobs_.add(std::move(j)).id;
-    api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, id, false});
+    const auto& added = jobs_.add(std::move(j));
+    api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, added.id, false, jobs_.queue_position(added)});
 }
 
 void client_requests::on_await(daemon::routed_request& req, const ipc::await_msg& m) {
@@ -89,8 +93,8 @@ void client_requests::on_await(daemon::routed_request& req, const ipc::await_msg
         return api_.reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::await,
                                 fmt::format("no job {} (never submitted, or its result expired)", m.job_id));
     }
-    if (j->terminal() || m.timeout_ms == 0) return api_.reply(req.envelope, waiting_.reply_for(*j));
-    waiting_.wait(std::move(req.envelope), m.job_id, ipc::realtime_ms() + m.timeout_ms);
+    if (j->terminal() || m.timeout_ms == 0) return api_.reply(req.envelope, waiting_.reply_for(*j, m.fetch));
+    waiting_.wait(std::move(req.envelope), m.job_id, ipc::realtime_ms() + m.timeout_ms, m.fetch);
 }
 
 void client_requests::on_cancel(daemon::routed_request& req, const ipc::cancel_msg& m) {
@@ -99,8 +103,12 @@ void client_requests::on_cancel(daemon::routed_request& req, const ipc::cancel_m
         return api_.reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::cancel,
                                 fmt::format("no job {} to cancel", m.job_id));
     }
+    // Cancelling a finished job changes nothing (and does not count as fetching its proof).
+    const bool was_running = !j->terminal() && j->in_flight();
     if (!j->terminal()) completion_.cancel(*j);
-    api_.reply(req.envelope, waiting_.reply_for(*j));
+    auto reply = waiting_.reply_for(*j, false);
+    reply.was_running = was_running;
+    api_.reply(req.envelope, reply);
 }
 
 std::string client_requests::status_json() const {
@@ -111,6 +119,15 @@ std::string client_requests::status_json() const {
     j["max_pending_jobs"] = config_.assemblerd.max_pending_jobs;
     j["duplicate_partition_proofs"] = results_.duplicates();
     j["verifying_jobs"] = verifier_.busy();
+    j["uptime_s"] = metrics_.uptime_s();
+    j["api"] = config_.api_listen();
+    j["metrics"] = config_.metrics.listen;
+    auto& completed = j["proofs_completed"] = nlohmann::json::object();
+    auto& failed = j["proofs_failed"] = nlohmann::json::object();
+    for (const auto kind : {ipc::proof_kind::porep_c2, ipc::proof_kind::test_circuit}) {
+        completed[std::string(ipc::to_string(kind))] = metrics_.completed(kind);
+        failed[std::string(ipc::to_string(kind))] = metrics_.failed(kind);
+    }
     auto& list = j["jobs"] = nlohmann::json::array();
     for (const auto& [id, job] : jobs_.all()) {
         std::map<std::string, int> states;
@@ -122,6 +139,7 @@ std::string client_requests::status_json() const {
         }
         nlohmann::json e{{"job", id},
                          {"state", ipc::to_string(job.state)},
+                         {"kind", ipc::to_string(job.kind)},
                          {"priority", job.priority},
                          {"circuit", job.circuit()},
                          {"partitions_total", job.partitions.size()},

@@ -10,6 +10,7 @@
 #include "assemblerd/job_table.hpp"
 #include "assemblerd/journal.hpp"
 #include "assemblerd/proof_verifier.hpp"
+#include "assemblerd/service_metrics.hpp"
 #include "assemblerd/spool.hpp"
 #include "assemblerd/stage_results.hpp"
 #include "assemblerd/waiting_clients.hpp"
@@ -22,7 +23,7 @@ class client_requests {
 public:
     client_requests(const daemon::config& c, daemon::request_router& api, job_table& jobs, journal& log, spool& spool,
                     waiting_clients& waiting, job_completion& completion, const proof_verifier& verifier,
-                    const stage_results& results)
+                    const stage_results& results, const service_metrics& metrics)
         : config_(c),
           api_(api),
           jobs_(jobs),
@@ -31,7 +32,8 @@ public:
           waiting_(waiting),
           completion_(completion),
           verifier_(verifier),
-          results_(results) {}
+          results_(results),
+          metrics_(metrics) {}
 
     void on_request(daemon::routed_request& req);
 
@@ -50,6 +52,7 @@ private:
     job_completion& completion_;
     const proof_verifier& verifier_;
     const stage_results& results_;
+    const service_metrics& metrics_;
 };
 
 }  // namespace cuzk::assemblerd

@@ -57,6 +57,7 @@ void dispatcher::dispatch(std::uint64_t now_ms) {
                              j->id, fmt::join(m.partitions, ", "));
             return;
         }
+        if (j->measured.first_dispatch_ms == 0) j->measured.first_dispatch_ms = now_ms;
         if (failed_sends_) {
             spdlog::info("JOBs reach synthd again after {} sends that failed", failed_sends_);
             failed_sends_ = 0;

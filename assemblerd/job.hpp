@@ -29,9 +29,18 @@ struct partition_progress {
     std::optional<std::array<std::byte, ipc::partition_proof_bytes>> proof;
 };
 
+// What the pipeline measured of a job's partitions (in memory: restarts from 0 with assemblerd).
+struct job_measurements {
+    std::uint64_t first_dispatch_ms = 0;  // 0: nothing dispatched yet
+    std::uint64_t synth_us = 0;
+    std::uint64_t params_load_us = 0;
+    std::uint64_t gpu_us = 0;
+};
+
 struct job {
     std::uint64_t id = 0;
     std::string request_id;
+    std::string request_digest;  // with request_id, what makes a resubmission the same request
     ipc::proof_kind kind = ipc::proof_kind::test_circuit;
     std::int32_t priority = 0;
     std::uint64_t created_ms = 0;
@@ -46,12 +55,19 @@ struct job {
     std::uint64_t finished_ms = 0;
     bool fetched = false;
     std::uint64_t expires_ms = 0;  // terminal jobs: dropped after this
+    job_measurements measured;
 
     // The circuit of its partitions, e.g. "porep:StackedDrg2KiBV1_1" or "mul:64" (status, logs, parameters).
     std::string circuit() const { return porep ? porep->circuit() : test_input.circuit; }
 
     bool terminal() const {
         return state == ipc::job_state::done || state == ipc::job_state::failed || state == ipc::job_state::cancelled;
+    }
+    // Work of it in synthesis or on a GPU (dispatched and not proved).
+    bool in_flight() const {
+        for (const auto& p : partitions)
+            if (p.state == partition_state::dispatched || p.state == partition_state::synthesized) return true;
+        return false;
     }
     std::uint32_t proved() const {
         std::uint32_t n = 0;

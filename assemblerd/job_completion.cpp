@@ -37,6 +37,7 @@ void job_completion::finish_done(job& j) {
     const auto now = ipc::realtime_ms();
     journal_.append(jr::encode(jr::finished{j.id, job_state::done, now, {}}));
     jobs_.finish(j, job_state::done, "", now);
+    metrics_.job_ended(j.kind, job_state::done, (now - std::min(now, j.created_ms)) / 1e3);
     tl::emit(tl::event::job_done, std::to_string(j.id),
              {{"partitions", std::to_string(j.partitions.size())}, {"ms", std::to_string(now - j.created_ms)}});
     spdlog::info("job {} done: {} partitions{} in {} ms", j.id, j.partitions.size(),
@@ -49,6 +50,7 @@ void job_completion::fail(job& j, std::string error) {
     journal_.append(jr::encode(jr::finished{j.id, job_state::failed, now, error}));
     spdlog::error("job {} failed: {}", j.id, error);
     jobs_.finish(j, job_state::failed, std::move(error), now);
+    metrics_.job_ended(j.kind, job_state::failed, (now - std::min(now, j.created_ms)) / 1e3);
     stages_.cancel(j.id, now);
     waiting_.answer(j);
 }
@@ -57,6 +59,7 @@ void job_completion::cancel(job& j) {
     const auto now = ipc::realtime_ms();
     journal_.append(jr::encode(jr::finished{j.id, job_state::cancelled, now, {}}));
     jobs_.finish(j, job_state::cancelled, "cancelled by request", now);
+    metrics_.job_ended(j.kind, job_state::cancelled, (now - std::min(now, j.created_ms)) / 1e3);
     stages_.cancel(j.id, now);
     spdlog::info("job {} cancelled ({} of {} partitions were proved)", j.id, j.proved(), j.partitions.size());
     waiting_.answer(j);

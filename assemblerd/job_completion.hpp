@@ -9,6 +9,7 @@
 #include "assemblerd/job_table.hpp"
 #include "assemblerd/journal.hpp"
 #include "assemblerd/proof_verifier.hpp"
+#include "assemblerd/service_metrics.hpp"
 #include "assemblerd/spool.hpp"
 #include "assemblerd/stage_sockets.hpp"
 #include "assemblerd/waiting_clients.hpp"
@@ -19,8 +20,15 @@ namespace cuzk::assemblerd {
 class job_completion {
 public:
     job_completion(const daemon::config& c, job_table& jobs, journal& log, spool& spool, proof_verifier& verifier,
-                   stage_sockets& stages, waiting_clients& waiting)
-        : config_(c), jobs_(jobs), journal_(log), spool_(spool), verifier_(verifier), stages_(stages), waiting_(waiting) {}
+                   stage_sockets& stages, waiting_clients& waiting, service_metrics& metrics)
+        : config_(c),
+          jobs_(jobs),
+          journal_(log),
+          spool_(spool),
+          verifier_(verifier),
+          stages_(stages),
+          waiting_(waiting),
+          metrics_(metrics) {}
 
     // All partitions proved: to the verifier (when configured), finished in on_verified; else done now.
     void complete(job& j);
@@ -38,6 +46,7 @@ private:
     proof_verifier& verifier_;
     stage_sockets& stages_;
     waiting_clients& waiting_;
+    service_metrics& metrics_;
 };
 
 }  // namespace cuzk::assemblerd

@@ -24,6 +24,7 @@ void job_table::apply(const jr::record& r, const input_loader& load) {
         j.partitions.resize(s->partitions);
         j.created_ms = s->created_ms;
         j.request_id = s->request_id;
+        j.request_digest = s->request_digest;
         j.input = s->input;
         try {
             load(j);
@@ -57,7 +58,8 @@ void job_table::apply(const jr::record& r, const input_loader& load) {
 std::vector<jr::record> job_table::live_records() const {
     std::vector<jr::record> out{jr::next_job_id{next_id_}};
     for (const auto& [id, j] : jobs_) {
-        out.push_back(jr::submitted{id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input});
+        out.push_back(jr::submitted{id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input,
+                                      j.request_digest});
         for (std::uint32_t p = 0; p < j.partitions.size(); ++p)
             if (j.partitions[p].proof) out.push_back(jr::partition_proved{id, p, *j.partitions[p].proof});
         if (j.terminal()) out.push_back(jr::finished{id, j.state, j.finished_ms, j.state == ipc::job_state::failed ? j.error : ""});
@@ -68,7 +70,7 @@ std::vector<jr::record> job_table::live_records() const {
 
 job& job_table::add(job j) {
     const auto id = j.id;
-    if (!j.request_id.empty()) by_request_[j.request_id] = id;
+    if (!j.request_id.empty()) by_request_[{j.request_id, j.request_digest}] = id;
     id_taken(id);
     seq_of_[id] = seq_++;
     return jobs_[id] = std::move(j);
@@ -84,10 +86,19 @@ job* job_table::live(std::uint64_t id) {
     return j && !j->terminal() ? j : nullptr;
 }
 
-std::optional<std::uint64_t> job_table::by_request(const std::string& request_id) const {
-    auto it = by_request_.find(request_id);
+std::optional<std::uint64_t> job_table::by_request(const std::string& request_id, const std::string& digest) const {
+    auto it = by_request_.find({request_id, digest});
     if (it == by_request_.end()) return std::nullopt;
     return it->second;
+}
+
+std::uint32_t job_table::queue_position(const job& j) const {
+    std::uint32_t ahead = 0;
+    for (const auto& [id, other] : jobs_) {
+        if (id == j.id || other.terminal()) continue;
+        if (other.priority > j.priority || (other.priority == j.priority && seq_of_.at(id) < seq_of_.at(j.id))) ++ahead;
+    }
+    return ahead;
 }
 
 std::size_t job_table::pending() const {
@@ -117,7 +128,10 @@ std::vector<std::uint64_t> job_table::expired(std::uint64_t now_ms) const {
 void job_table::forget(std::uint64_t id) {
     auto it = jobs_.find(id);
     if (it == jobs_.end()) return;
-    if (!it->second.request_id.empty()) by_request_.erase(it->second.request_id);
+    if (!it->second.request_id.empty()) {
+        auto r = by_request_.find({it->second.request_id, it->second.request_digest});
+        if (r != by_request_.end() && r->second == id) by_request_.erase(r);
+    }
     seq_of_.erase(id);
     jobs_.erase(it);
 }

@@ -40,7 +40,10 @@ public:
 
     job* find(std::uint64_t id);
     job* live(std::uint64_t id);  // nullptr for an unknown or terminal job
-    std::optional<std::uint64_t> by_request(const std::string& request_id) const;
+    // The job of an earlier submission of the same request: same request id and digest.
+    std::optional<std::uint64_t> by_request(const std::string& request_id, const std::string& digest) const;
+    // Live jobs that go before |j| in dispatch order (higher priority, or the same and submitted earlier).
+    std::uint32_t queue_position(const job& j) const;
     std::uint64_t submission_order(std::uint64_t id) const { return seq_of_.at(id); }
     std::map<std::uint64_t, job>& all() noexcept { return jobs_; }
     const std::map<std::uint64_t, job>& all() const noexcept { return jobs_; }
@@ -54,7 +57,7 @@ public:
 private:
     const std::uint64_t ttl_ms_;
     std::map<std::uint64_t, job> jobs_;
-    std::map<std::string, std::uint64_t> by_request_;
+    std::map<std::pair<std::string, std::string>, std::uint64_t> by_request_;  // (request id, digest) -> job
     std::map<std::uint64_t, std::uint64_t> seq_of_;  // FIFO order within a priority
     std::uint64_t seq_ = 0;
     std::uint64_t next_id_ = 1;

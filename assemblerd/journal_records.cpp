@@ -31,7 +31,8 @@ journal_record encode(const record& r) {
         journal_record operator()(const next_job_id& n) const { return {"NEXT", std::to_string(n.id)}; }
         journal_record operator()(const submitted& s) const {
             return {"SUBMIT", std::to_string(s.job), std::to_string(s.priority), std::to_string(static_cast<int>(s.kind)),
-                    std::to_string(s.partitions), std::to_string(s.created_ms), or_dash(hex(s.request_id)), s.input};
+                    std::to_string(s.partitions), std::to_string(s.created_ms), or_dash(hex(s.request_id)), s.input,
+                    or_dash(hex(s.request_digest))};
         }
         journal_record operator()(const partition_proved& p) const {
             return {"PROOF", std::to_string(p.job), std::to_string(p.partition),
@@ -60,11 +61,12 @@ record decode(const journal_record& r) {
         return next_job_id{number(r[1])};
     }
     if (type == "SUBMIT") {
-        need(8);
+        if (r.size() != 8) need(9);
         return submitted{number(r[1]),           std::stoi(r[2]),
                          static_cast<ipc::proof_kind>(std::stoi(r[3])),
                          std::stoul(r[4]),         number(r[5]),
-                         unhex(from_dash(r[6])),   r[7]};
+                         unhex(from_dash(r[6])),   r[7],
+                         r.size() == 9 ? unhex(from_dash(r[8])) : std::string()};
     }
     if (type == "PROOF") {
         need(4);

@@ -21,6 +21,7 @@ struct next_job_id {
     std::uint64_t id = 0;
 };
 // SUBMIT <job> <priority> <kind> <partitions> <created_ms> <request id, hex or -> <input, relative to spool>
+//        <request digest, hex or -> (the digest is absent from journals written before it existed: read as -)
 struct submitted {
     std::uint64_t job = 0;
     std::int32_t priority = 0;
@@ -29,6 +30,7 @@ struct submitted {
     std::uint64_t created_ms = 0;
     std::string request_id;
     std::string input;
+    std::string request_digest;
 };
 // PROOF <job> <partition> <192-byte partition proof, hex>
 struct partition_proved {

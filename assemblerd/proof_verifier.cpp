@@ -10,7 +10,7 @@
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/util/errors.hpp"
-#include "daemon/params_store.hpp"
+#include "daemon/params_files.hpp"
 
 namespace cuzk::assemblerd {
 
@@ -68,12 +68,12 @@ void proof_verifier::loop() {
 }
 
 // PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with the vk
-// of the registered proof (<params_dir>/porep_<name>.vk).
+// of the registered proof (the published .vk of its sector size, or porep_<name>.vk: daemon/params_files.hpp).
 std::vector<std::uint32_t> proof_verifier::verify(const job& j) {
     const auto shape = j.porep ? j.porep->circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
     auto it = pvks_.find(shape);
     if (it == pvks_.end()) {
-        const auto vk_file = daemon::vk_path(params_dir_, shape);
+        const auto vk_file = daemon::resolve_params_files(params_dir_, shape).vk;
         const auto vk = groth16::read_vk(vk_file);
         if (j.porep && vk.ic.size() != j.porep->proof->public_inputs_per_partition() + 1)
             throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(),

@@ -18,12 +18,15 @@ void stage_results::on_result(const ipc::message& m) {
         if (p.state != partition_state::proved) {
             p.state = partition_state::synthesized;
             p.since_ms = ipc::realtime_ms();
+            j->measured.synth_us += r->synth_us;
+            metrics_.partition_synthesized(r->synth_us);
         }
     } else if (auto* r = std::get_if<ipc::partition_proof_msg>(&m)) {
         on_partition_proof(*r);
     } else if (auto* r = std::get_if<ipc::partition_failed_msg>(&m)) {
         on_partition_failed(*r);
     } else if (auto* h = std::get_if<ipc::stage_hello_msg>(&m)) {
+        metrics_.stage_started(h->from);
         if (h->from == ipc::stage::synthd) return dispatcher_.on_synthd_started(h->pid, h->started_ms);
         // gpud's work lives in the ring, which any gpud reclaims from a dead one: nothing to dispatch again.
         spdlog::info("gpud (pid {}) started", h->pid);
@@ -44,6 +47,9 @@ void stage_results::on_partition_proof(const ipc::partition_proof_msg& r) {
     }
     p.proof = r.proof;
     p.state = partition_state::proved;
+    j->measured.gpu_us += r.timings.gpu_us;
+    j->measured.params_load_us += r.timings.params_load_us;
+    metrics_.partition_proved(r.timings, ipc::realtime_ms());
     journal_.append(journal_records::encode(journal_records::partition_proved{j->id, r.partition, r.proof}));
     tl::emit(tl::event::partition_done, std::to_string(j->id),
              {{"partition", std::to_string(r.partition)}, {"worker", std::to_string(r.timings.worker)},

@@ -7,6 +7,7 @@
 
 #include "assemblerd/dispatcher.hpp"
 #include "assemblerd/job_completion.hpp"
+#include "assemblerd/service_metrics.hpp"
 #include "assemblerd/job_table.hpp"
 #include "assemblerd/journal.hpp"
 #include "assemblerd/stage_sockets.hpp"
@@ -17,13 +18,14 @@ namespace cuzk::assemblerd {
 class stage_results {
 public:
     stage_results(std::uint32_t max_partition_attempts, job_table& jobs, journal& log, dispatcher& dispatch,
-                  job_completion& completion, stage_sockets& stages)
+                  job_completion& completion, stage_sockets& stages, service_metrics& metrics)
         : max_attempts_(max_partition_attempts),
           jobs_(jobs),
           journal_(log),
           dispatcher_(dispatch),
           completion_(completion),
-          stages_(stages) {}
+          stages_(stages),
+          metrics_(metrics) {}
 
     void on_result(const ipc::message& m);
     std::uint64_t duplicates() const noexcept { return duplicates_; }
@@ -38,6 +40,7 @@ private:
     dispatcher& dispatcher_;
     job_completion& completion_;
     stage_sockets& stages_;
+    service_metrics& metrics_;
     std::uint64_t duplicates_ = 0;
 };
 

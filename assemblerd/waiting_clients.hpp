@@ -19,20 +19,21 @@ public:
     waiting_clients(daemon::request_router& api, job_table& jobs, journal& log, const spool& spool)
         : api_(api), jobs_(jobs), journal_(log), spool_(spool) {}
 
-    void wait(std::vector<zmq::message_t> envelope, std::uint64_t job_id, std::uint64_t deadline_ms);
+    void wait(std::vector<zmq::message_t> envelope, std::uint64_t job_id, std::uint64_t deadline_ms, bool fetch);
     // Answers the waiters of |j| (it has just ended).
     void answer(job& j);
     void answer_expired(std::uint64_t now_ms);
 
-    // The job's state, with the proof when it is done. The first reply carrying the proof marks the result
-    // fetched (journaled): it is then kept only fetched_grace_ms more.
-    ipc::await_reply_msg reply_for(job& j);
+    // The job's state and what was measured of it; with |fetch|, the proof when it is done. The first reply
+    // carrying the proof marks the result fetched (journaled): it is then kept only fetched_grace_ms more.
+    ipc::await_reply_msg reply_for(job& j, bool fetch);
 
 private:
     struct waiter {
         std::vector<zmq::message_t> envelope;
         std::uint64_t job_id;
         std::uint64_t deadline_ms;
+        bool fetch;
     };
 
     daemon::request_router& api_;

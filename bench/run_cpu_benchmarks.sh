@@ -29,8 +29,11 @@ MIN_TIME=0.1 run_bench bench_msm '.'
 echo "## prepare's scalar gathering (bench_prepare; the 32 GiB shape: bench/gpu/run_h200.sh, mode prepare)"
 MIN_TIME=0.1 run_bench bench_prepare '2\^20'
 
-echo "## Groth16 setup and prove (cuzk demo), sha256 chains"
+echo "## Groth16 setup and prove (cuzk setup, cuzk prove --params), sha256 chains"
 for c in sha256:2 sha256:39; do
-  "$CUZK" demo --circuit "$c" --dir "$OUT/demo-${c/:/_}" > "$OUT/demo-${c/:/_}.txt" 2>&1
-  grep -E 'circuit|setup|prove:|verify from|cuzk demo:' "$OUT/demo-${c/:/_}.txt"
+  d="$OUT/groth16-${c/:/_}"
+  { "$CUZK" setup --circuit "$c" --out "$d" &&
+    "$CUZK" prove --circuit "$c" --params "$d/${c/:/_}.params" --out "$d/proof.bin" --inputs-out "$d/inputs.json" &&
+    "$CUZK" verify --vk "$d/${c/:/_}.vk" --proof "$d/proof.bin" --inputs "$d/inputs.json"; } > "$d.txt" 2>&1
+  grep -E 'info\] (setup|proved) |^(in)?valid$' "$d.txt"
 done

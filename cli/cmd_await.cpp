@@ -40,7 +40,7 @@ void add_await_command(CLI::App& app, action& run) {
     cmd->callback([opt, &run] {
         run = [opt] {
             const auto r = await_job(opt->service.load(), opt->job, std::chrono::seconds(opt->timeout_s),
-                                     ::isatty(STDERR_FILENO) != 0);
+                                     ::isatty(STDERR_FILENO) != 0, !opt->out.empty());
             return report_outcome(r, opt->out);
         };
     });

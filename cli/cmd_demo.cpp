@@ -96,7 +96,7 @@ lock_name = "cuzk-demo-lock-{1}"
         std::printf("  2. job %llu submitted; the first partition also sets up test parameters (random toxic "
                     "waste)\n",
                     static_cast<unsigned long long>(id));
-        const auto r = await_job(c, id, std::chrono::seconds(0), ::isatty(STDERR_FILENO) != 0);
+        const auto r = await_job(c, id, std::chrono::seconds(0), ::isatty(STDERR_FILENO) != 0, true);
         if (r.state != ipc::job_state::done) throw std::runtime_error(fmt::format("job {} {}: {}", id, ipc::to_string(r.state), r.error));
         std::printf("     proved, assembled and verified by assemblerd in %.2f s: %zu bytes in %s\n", seconds_since(t),
                     r.proof.size(), r.result_path.c_str());

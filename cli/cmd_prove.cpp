@@ -39,7 +39,7 @@ int prove_through_service(const prove_options& opt) {
     const auto c = opt.service.load();
     const auto id = submit_job(c, opt.job);
     std::fprintf(stderr, "job %llu submitted\n", static_cast<unsigned long long>(id));
-    const auto r = await_job(c, id, std::chrono::seconds(opt.timeout_s), ::isatty(STDERR_FILENO) != 0);
+    const auto r = await_job(c, id, std::chrono::seconds(opt.timeout_s), ::isatty(STDERR_FILENO) != 0, true);
     return report_outcome(r, opt.out);
 }
 }  // namespace

@@ -36,6 +36,7 @@ void add_verify_seal_command(CLI::App& app, action& run);
 void add_seal_test_command(CLI::App& app, action& run);
 void add_prove_c2_command(CLI::App& app, action& run);
 void add_config_reference_command(CLI::App& app, action& run);
+void add_api_command(CLI::App& app, action& run);
 
 // "sha256:4" -> "sha256_4": circuit names become file stems.
 std::string circuit_file_stem(const std::string& circuit);

@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "common/util/errors.hpp"
+#include "cli/file_io.hpp"
+#include "daemon/request_digest.hpp"
 #include "daemon/service_client.hpp"
 #include "daemon/test_job_input.hpp"
 #include "ipc/endpoints.hpp"
@@ -72,6 +74,14 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
     if (!r.c1_path.empty()) {
         m.kind = ipc::proof_kind::porep_c2;
         m.c1_path = std::filesystem::absolute(r.c1_path).string();
+        if (!r.request_id.empty()) {
+            const auto bytes = read_file_bytes(m.c1_path, "C1 file");
+            m.request_digest = daemon::request_digest()
+                                   .add(static_cast<std::uint64_t>(m.kind))
+                                   .add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(m.priority)))
+                                   .add(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()))
+                                   .hex();
+        }
     } else {
         // The test job's input is a small JSON file; the assembler copies it into its spool.
         daemon::test_job_input in{r.circuit, r.partitions, r.seed};
@@ -86,6 +96,11 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
         if (!ok) throw std::runtime_error("cannot write the temporary job file " + temp.string());
         m.kind = ipc::proof_kind::test_circuit;
         m.c1_path = temp.string();
+        m.request_digest = daemon::request_digest()
+                               .add(static_cast<std::uint64_t>(m.kind))
+                               .add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(m.priority)))
+                               .add(json)
+                               .hex();
     }
     try {
         auto reply = call(c, ipc::socket_names::api, m);
@@ -99,7 +114,8 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
     }
 }
 
-ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout, bool progress) {
+ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout, bool progress,
+                               bool fetch) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
     std::uint32_t shown = ~0u;
@@ -110,7 +126,7 @@ ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::
         std::optional<ipc::message> reply;
         try {
             // Short turns, so that the progress line moves and a restarted assemblerd is found again.
-            reply = call(c, ipc::socket_names::api, ipc::await_msg{job, 1000}, std::chrono::milliseconds(5000));
+            reply = call(c, ipc::socket_names::api, ipc::await_msg{job, 1000, fetch}, std::chrono::milliseconds(5000));
         } catch (const service_unavailable&) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             continue;

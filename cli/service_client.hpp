@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/util/errors.hpp"
 #include "daemon/config.hpp"
 #include "ipc/messages.hpp"
 
@@ -24,11 +25,7 @@ struct service_options {
     daemon::config load() const;
 };
 
-// The service did not answer: the CLI exits 3 (exit_unavailable).
-class service_unavailable : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+using cuzk::service_unavailable;  // the CLI exits 3 (exit_unavailable)
 
 // Sends |m| to a daemon's socket; throws service_unavailable on no reply, input_error for a bad_request /
 // unknown_job / queue_full error reply (text from the daemon), std::runtime_error for other error replies.
@@ -48,9 +45,10 @@ struct job_request {
 std::uint64_t submit_job(const daemon::config& c, const job_request& r);
 
 // Waits for the job to end (riding through a restart of assemblerd), printing progress to stderr when it is
-// a terminal. |timeout| 0: forever.
+// a terminal. |timeout| 0: forever. |fetch|: the reply carries the proof, and fetching it counts as its
+// delivery (the service then keeps the result only a grace period, not [assemblerd] result_ttl_s).
 ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout,
-                               bool progress);
+                               bool progress, bool fetch);
 
 // Prints a job's outcome and writes its proof to |out| (when given): exit_ok (0) when done, exit_negative (1)
 // when failed or cancelled.

@@ -1,4 +1,5 @@
 #include "daemon/config.hpp"
+#include "daemon/listen_address.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -149,6 +150,10 @@ std::filesystem::path config::socket_path(std::string_view socket_name) const {
 
 std::string config::endpoint(std::string_view socket_name) const { return ipc::ipc_endpoint(runtime.dir, socket_name); }
 
+std::string config::api_listen() const {
+    return api.listen.empty() ? "unix://" + (runtime.dir / "cuzk.sock").string() : api.listen;
+}
+
 std::uint32_t config::effective_dispatch_window() const {
     return assemblerd.dispatch_window != 0 ? assemblerd.dispatch_window : synthd.threads + synthd.lookahead;
 }
@@ -203,6 +208,22 @@ void validate(const config& c) {
         throw input_error(fmt::format("[gpud] params_memory '{}' is not 'auto', 'device' or 'host'",
                                       c.gpud.params_memory));
     if (c.ring.name.empty()) throw input_error("[ring] name must not be empty");
+    if (!c.api.listen.empty()) {
+        const auto api = parse_listen_address(c.api.listen, "[api] listen");
+        const auto allowed = network_list::parse(c.api.allow_from, "[api] allow_from");
+        if (!api.loopback() && allowed.empty())
+            throw input_error(fmt::format("[api] listen = \"{}\" is reachable from other hosts: set [api] allow_from to "
+                                          "the client networks allowed (CIDR, e.g. \"10.0.0.0/8\"), or listen on "
+                                          "loopback or a Unix socket",
+                                          c.api.listen));
+    } else {
+        (void)network_list::parse(c.api.allow_from, "[api] allow_from");
+    }
+    if (c.api.tls_cert.empty() != c.api.tls_key.empty())
+        throw input_error("[api] tls_cert and tls_key go together: set both for TLS, or neither for plaintext");
+    if (!c.api.tls_client_ca.empty() && c.api.tls_cert.empty())
+        throw input_error("[api] tls_client_ca needs TLS: set tls_cert and tls_key too");
+    if (!c.metrics.listen.empty()) (void)parse_listen_address(c.metrics.listen, "[metrics] listen", false);
 }
 
 }  // namespace cuzk::daemon

@@ -63,8 +63,23 @@ struct gpud_section {
                                              // memory (streamed per MSM), or "auto" (the device where they fit)
 };
 
+// The gRPC API (cuzk.v1.ProvingEngine), served by assemblerd: what Curio connects to.
+struct api_section {
+    std::string listen;          // "unix://<path>" or "host:port"; empty: unix://<runtime dir>/cuzk.sock
+    std::string allow_from;      // comma-separated CIDRs of TCP clients; required for a non-loopback listen
+    std::filesystem::path tls_cert, tls_key;  // both or neither: TLS instead of plaintext
+    std::filesystem::path tls_client_ca;      // with TLS: clients must present a certificate signed by it
+};
+
+// Prometheus metrics and the status JSON over HTTP (assemblerd).
+struct metrics_section {
+    std::string listen = "127.0.0.1:9821";  // "host:port"; empty: off
+};
+
 struct config {
     runtime_section runtime;
+    api_section api;
+    metrics_section metrics;
     ring_section ring;
     assemblerd_section assemblerd;
     synthd_section synthd;
@@ -74,6 +89,7 @@ struct config {
     void resolve_defaults();
     std::filesystem::path socket_path(std::string_view socket_name) const;
     std::string endpoint(std::string_view socket_name) const;  // "ipc://<runtime.dir>/<name>.sock"
+    std::string api_listen() const;  // [api] listen, or its default (after resolve_defaults)
     std::uint32_t effective_dispatch_window() const;
 };
 

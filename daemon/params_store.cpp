@@ -7,9 +7,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/circuits/registry.hpp"
 #include "common/groth16/params_file.hpp"
@@ -18,13 +18,12 @@
 
 namespace cuzk::daemon {
 
-std::string circuit_shape(const std::string& spec) { return spec.substr(0, spec.find('@')); }
-
 namespace {
-std::string stem(const std::string& spec) {
-    auto s = circuit_shape(spec);
-    std::replace(s.begin(), s.end(), ':', '_');
-    return s;
+
+using steady = std::chrono::steady_clock;
+
+std::uint64_t us_since(steady::time_point t0) {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count());
 }
 
 // An exclusive flock on |path| (created if missing) for the life of the object; waits for it.
@@ -46,58 +45,138 @@ public:
 private:
     int fd_;
 };
+
 }  // namespace
 
-std::filesystem::path params_path(const std::filesystem::path& dir, const std::string& spec) {
-    return dir / (stem(spec) + ".params");
-}
-std::filesystem::path vk_path(const std::filesystem::path& dir, const std::string& spec) {
-    return dir / (stem(spec) + ".vk");
+std::uint64_t params_bytes(const groth16::parameters& p) {
+    return (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * sizeof(ec::g1_affine_t) +
+           p.b_g2.size() * sizeof(ec::g2_affine_t);
 }
 
-std::shared_ptr<const groth16::parameters> params_store::get(const std::string& spec) {
-    const auto shape = circuit_shape(spec);
-    // One lock over loading: the first partition of a shape pays for it, the others wait for the same copy.
-    std::lock_guard lock(mutex_);
-    if (auto it = loaded_.find(shape); it != loaded_.end()) return it->second;
-    const auto params_file = params_path(dir_, spec), vk_file = vk_path(dir_, spec);
-    std::shared_ptr<const groth16::parameters> params;
-    auto load = [&] {
-        params = std::make_shared<groth16::parameters>(groth16::read_parameters(params_file));
-        spdlog::info("parameters for {} loaded from {}", shape, params_file.string());
+std::shared_ptr<const groth16::parameters> params_store::load(const std::string& shape, const params_files& files) {
+    // Freed with its last user; |on_free_| hears of it first (a backend's device copy goes before the host one).
+    auto own = [hook = on_free_](groth16::parameters&& p) {
+        return std::shared_ptr<const groth16::parameters>(new groth16::parameters(std::move(p)),
+                                                          [hook](const groth16::parameters* q) {
+                                                              if (hook) hook(*q);
+                                                              delete q;
+                                                          });
     };
-    if (std::filesystem::exists(params_file)) {
-        load();
-    } else if (shape.starts_with("porep:")) {
-        // PoRep parameters are never made here (minutes and gigabytes even for 2 KiB, and a production
-        // service must prove with the published ones): the partition fails, naming the file.
-        throw input_error(fmt::format("no parameters for {}: {} does not exist (PoRep parameters are read from "
-                                      "[gpud] params_dir as porep_<registered proof>.params and .vk; test ones "
-                                      "come from `cuzk setup --circuit {} --out {}`)",
-                                      shape, params_file.string(), shape, dir_.string()));
-    } else {
-        auto circuit = circuits::make_circuit(shape);
-        std::error_code ec;
-        std::filesystem::create_directories(dir_, ec);
-        if (ec) throw input_error(fmt::format("cannot create the params directory {}: {}", dir_.string(), ec.message()));
-        // Several gpuds (one per GPU) can miss the same shape at once: one generates under <stem>.lock and
-        // the others load its files, so every partition is proved (and verified) with one key.
-        file_lock generating(dir_ / (stem(spec) + ".lock"));
-        if (std::filesystem::exists(params_file)) {
-            load();
-        } else {
-            spdlog::warn("no {}: generating parameters for {} from random toxic waste (test circuits only, insecure)",
-                         params_file.string(), shape);
-            auto setup = groth16::generate_random_parameters(*circuit);
-            const auto tmp = vk_file.string() + ".tmp";
-            groth16::write_vk(tmp, setup.params.vk);
-            std::filesystem::rename(tmp, vk_file);
-            groth16::write_parameters(params_file, setup.params);
-            params = std::make_shared<groth16::parameters>(std::move(setup.params));
+    auto read = [&] {
+        auto params = own(groth16::read_parameters(files.params));
+        spdlog::info("parameters for {} loaded from {}", shape, files.params.string());
+        return params;
+    };
+    if (std::filesystem::exists(files.params)) return read();
+    if (shape.starts_with("porep:"))  // resolve_params_files found the .vk of this pair only
+        throw input_error(fmt::format("no parameters for {}: {} exists but {} does not", shape, files.vk.string(),
+                                      files.params.string()));
+    std::unique_ptr<circuits::circuit> circuit;
+    try {
+        circuit = circuits::make_circuit(shape);
+    } catch (const std::invalid_argument& e) {
+        throw input_error(e.what());
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) throw input_error(fmt::format("cannot create the params directory {}: {}", dir_.string(), ec.message()));
+    // Several gpuds (one per GPU) can miss the same shape at once: one generates under <stem>.lock and the others
+    // load its files, so every partition is proved (and verified) with one key.
+    auto lock_file = files.params;
+    file_lock generating(lock_file.replace_extension(".lock"));
+    if (std::filesystem::exists(files.params)) return read();
+    spdlog::warn("no {}: generating parameters for {} from random toxic waste (test circuits only, insecure)",
+                 files.params.string(), shape);
+    auto setup = groth16::generate_random_parameters(*circuit);
+    const auto tmp = files.vk.string() + ".tmp";
+    groth16::write_vk(tmp, setup.params.vk);
+    std::filesystem::rename(tmp, files.vk);
+    groth16::write_parameters(files.params, setup.params);
+    return own(std::move(setup.params));
+}
+
+std::vector<std::string> params_store::keys_of(const std::string& shape) const {
+    std::vector<std::string> keys;
+    if (const auto official = official_params_files(dir_, shape); !official.params.empty())
+        keys.push_back(official.params.string());
+    keys.push_back(params_path(dir_, shape).string());
+    return keys;
+}
+
+params_store::lookup params_store::get(const std::string& spec) {
+    const auto shape = circuit_shape(spec);
+    std::unique_lock lock(mutex_);
+    // Resident: no look at the directory (per partition, and its files may have gone since).
+    for (const auto& key : keys_of(shape))
+        if (auto it = sets_.find(key); it != sets_.end() && it->second.params) return {it->second.params, true, 0};
+    lock.unlock();
+    const auto files = resolve_params_files(dir_, shape);
+    const auto key = files.params.string();
+    const auto t0 = steady::now();
+    lock.lock();
+    bool waited = false;
+    for (auto it = sets_.find(key); it != sets_.end(); it = sets_.find(key)) {
+        if (it->second.params) return {it->second.params, !waited, waited ? us_since(t0) : 0};
+        waited = true;
+        loaded_cv_.wait(lock);  // another caller loads it; if that fails, this one tries in its turn
+    }
+    sets_[key] = entry{shape, files.params, nullptr, 0, 0};
+    lock.unlock();
+    std::shared_ptr<const groth16::parameters> params;
+    try {
+        params = load(shape, files);
+    } catch (...) {
+        lock.lock();
+        sets_.erase(key);
+        lock.unlock();
+        loaded_cv_.notify_all();
+        throw;
+    }
+    const auto load_us = us_since(t0);
+    lock.lock();
+    auto& e = sets_[key];
+    e.params = params;
+    e.bytes = params_bytes(*params);
+    e.load_ms = load_us / 1000;
+    lock.unlock();
+    loaded_cv_.notify_all();
+    return {params, false, load_us};
+}
+
+params_store::eviction params_store::evict(const std::string& spec) {
+    const auto shape = circuit_shape(spec);
+    // Not resolved against the directory: a set stays loaded under the name it was found by, even if the files
+    // changed since.
+    const auto keys = keys_of(shape);
+    if (!shape.starts_with("porep:")) {
+        try {
+            (void)circuits::make_circuit(shape);  // a test circuit's spec names one (cheap: nothing synthesized)
+        } catch (const std::invalid_argument& e) {
+            throw input_error(e.what());
         }
     }
-    loaded_.emplace(shape, params);
-    return params;
+    std::lock_guard lock(mutex_);
+    for (const auto& key : keys) {
+        auto it = sets_.find(key);
+        if (it == sets_.end() || !it->second.params) continue;
+        eviction out{true, it->second.bytes, std::move(it->second.params)};
+        sets_.erase(it);
+        const auto users = out.released.use_count() - 1;
+        spdlog::info("parameters {} evicted ({} bytes): freed {}", key, out.freed_bytes,
+                     users == 0 ? std::string("now") : fmt::format("after the {} partitions proving with them", users));
+        return out;
+    }
+    return {};
+}
+
+std::vector<params_store::resident_set> params_store::loaded() const {
+    std::lock_guard lock(mutex_);
+    std::vector<resident_set> out;
+    for (const auto& [key, e] : sets_) {
+        if (!e.params) continue;
+        out.push_back({e.circuit, e.file, e.bytes, static_cast<std::uint64_t>(e.params.use_count() - 1), e.load_ms});
+    }
+    return out;
 }
 
 }  // namespace cuzk::daemon

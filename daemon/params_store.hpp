@@ -1,41 +1,87 @@
-// Where the parameters of a circuit shape live: <params_dir>/<stem>.params and .vk, stem = the circuit spec
-// without its seed, ':' -> '_' ("mul:64@3" -> "mul_64"), the names `cuzk setup` writes.
-// PoRep: every partition of a registered proof has the shape porep:<registered proof>, so its files are
-// <params_dir>/porep_<registered proof>.params and .vk (porep_StackedDrg2KiBV1_1.params), what
-// `cuzk setup --circuit porep:<registered proof> --out <params_dir>` writes; published parameters are linked
-// or copied under these names. A missing PoRep file is an error naming it (never generated here).
-// For the built-in test circuits a missing pair is generated (random toxic waste: tests and demo only; logged
-// as such), .vk first, so that whoever finds a .params also finds its .vk; processes that miss the same pair
-// at once (the gpuds of several GPUs) take turns on an flock of <params_dir>/<stem>.lock, so one generates and
-// the others load its files.
+// The parameters a gpud proves with, loaded once and kept resident across partitions and jobs, one copy per
+// .params file (params_files.hpp finds it): a V1 and a V1_1 PoRep over the published file share one.
+// A missing PoRep file is an error naming the files looked for (never generated here). For the built-in test
+// circuits a missing pair is generated (random toxic waste: tests and demo only; logged as such), .vk first, so
+// that whoever finds a .params also finds its .vk; processes that miss the same pair at once (the gpuds of
+// several GPUs) take turns on an flock of <params_dir>/<stem>.lock, so one generates and the others load its
+// files.
+// A load runs outside the store's lock (a published 32 GiB set takes minutes): callers wanting the same file wait
+// for it, the others (and loaded(), for gpud's status) go on.
 #pragma once
 
+#include <condition_variable>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include "common/groth16/keys.hpp"
+#include "daemon/params_files.hpp"
 
 namespace cuzk::daemon {
 
-std::string circuit_shape(const std::string& spec);  // "mul:64@3" -> "mul:64"
-std::filesystem::path params_path(const std::filesystem::path& dir, const std::string& spec);
-std::filesystem::path vk_path(const std::filesystem::path& dir, const std::string& spec);
+// Bytes of a parameters object's points (count x point size; the vk left out).
+std::uint64_t params_bytes(const groth16::parameters& p);
 
-// Resident parameters per shape (the SRS stays loaded across partitions and jobs). Thread-safe.
 class params_store {
 public:
-    explicit params_store(std::filesystem::path dir) : dir_(std::move(dir)) {}
-    // Loads (or, for a test circuit without files, generates) once; throws input_error for a bad or, for
-    // PoRep, missing file.
-    std::shared_ptr<const groth16::parameters> get(const std::string& spec);
+    // |on_free| is told when a parameters object is freed, its last user gone (after an evict; or when the store
+    // goes): gpud frees a backend's device copy of it there. It runs on the thread that dropped the last
+    // reference, must not throw, and must not call back into the store.
+    using free_hook = std::function<void(const groth16::parameters&)>;
+    explicit params_store(std::filesystem::path dir, free_hook on_free = {})
+        : dir_(std::move(dir)), on_free_(std::move(on_free)) {}
+
+    struct lookup {
+        std::shared_ptr<const groth16::parameters> params;
+        bool was_loaded = false;    // resident before the call
+        std::uint64_t load_us = 0;  // spent in the call: loading, or waiting for another caller's load
+    };
+    // Loads (or, for a test circuit without files, generates) once per file; throws input_error for a bad, or
+    // for PoRep missing, file (naming it) and for a spec that names no circuit.
+    lookup get(const std::string& spec);
+
+    struct eviction {
+        bool was_loaded = false;
+        std::uint64_t freed_bytes = 0;  // params_bytes of the set let go
+        // The store's reference, for the caller to drop where a free of tens of GiB may take its time; the
+        // memory goes with the last partition proving with it.
+        std::shared_ptr<const groth16::parameters> released;
+    };
+    // Drops the store's reference to the set |spec| resolves to (a later get loads it again). Not loaded, or
+    // still loading: was_loaded false. Throws input_error for a registered proof this build does not know.
+    eviction evict(const std::string& spec);
+
+    struct resident_set {
+        std::string circuit;  // the shape whose get loaded it
+        std::filesystem::path file;
+        std::uint64_t bytes = 0;
+        std::uint64_t users = 0;  // references held beside the store's own (partitions proving with it)
+        std::uint64_t load_ms = 0;
+    };
+    // The resident sets, by file name.
+    std::vector<resident_set> loaded() const;
 
 private:
+    struct entry {
+        std::string circuit;
+        std::filesystem::path file;
+        std::shared_ptr<const groth16::parameters> params;  // null while loading
+        std::uint64_t bytes = 0, load_ms = 0;
+    };
+    std::shared_ptr<const groth16::parameters> load(const std::string& shape, const params_files& files);
+    // Where a set of |shape| is kept in |sets_|, in the order resolve_params_files prefers them.
+    std::vector<std::string> keys_of(const std::string& shape) const;
+
     std::filesystem::path dir_;
-    std::mutex mutex_;
-    std::unordered_map<std::string, std::shared_ptr<const groth16::parameters>> loaded_;
+    free_hook on_free_;
+    mutable std::mutex mutex_;
+    std::condition_variable loaded_cv_;        // a load ended (done or failed)
+    std::map<std::string, entry> sets_;        // by .params path
 };
 
 }  // namespace cuzk::daemon

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "ipc/endpoints.hpp"
 #include "ipc/message_socket.hpp"
 
 namespace cuzk::daemon {
@@ -12,6 +13,7 @@ request_router::request_router(zmq::context_t& context, const std::string& endpo
     // A reply to a peer that went away is dropped rather than blocking the daemon.
     socket_.set(zmq::sockopt::router_mandatory, 0);
     socket_.bind(endpoint);
+    ipc::restrict_to_owner(endpoint);
 }
 
 std::optional<routed_request> request_router::receive() {

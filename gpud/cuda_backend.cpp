@@ -27,12 +27,16 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size
       b_g2_on_gpu_(b_g2_on_gpu),
       placement_(placement),
       pin_min_bytes_(pin_min_bytes),
-      pins_(std::make_shared<pin_counters>()) {
+      pins_(std::make_shared<pin_counters>()),
+      scalar_cache_bytes_(scalar_cache_bytes) {
     std::string why;
     const int n = cuda::device_count(&why);
     if (gpu < 0 || gpu >= n)
         throw cuda::cuda_error(fmt::format("[gpud] CUDA backend: GPU {} is not usable ({} device(s){}{})", gpu, n,
                                            why.empty() ? "" : ": ", why));
+    const auto identity = cuda::identify_device(gpu);
+    device_name_ = identity.name;
+    device_total_bytes_ = identity.total_bytes;
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
     if (b_g2_on_gpu) b_g2_board_ = std::make_shared<b_g2_board>();
     if (pin_min_bytes != SIZE_MAX)
@@ -74,6 +78,22 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"row_a_prestage_copied", b.row_a_copied},
             {"row_a_prestage_used", b.row_a_used},
             {"l_a_msm_shared", l_a_shared_.load()}};
+}
+
+std::optional<device_info> cuda_backend::device() const {
+    device_info d{device_name_, device_total_bytes_, 0};
+    try {
+        d.free_bytes = cuda::free_device_memory(gpu_);
+    } catch (const cuda::cuda_error&) {
+        // A lost context answers nothing: the status still names the device, with no free memory.
+    }
+    return d;
+}
+
+pinned_memory cuda_backend::pinned() const {
+    uint64_t bytes = host_region_bytes() + pins_->pinned_now_bytes.load() + params_pinned_bytes_.load();
+    if (scalar_pool_) bytes += scalar_pool_->snapshot().locked_bytes;
+    return {bytes, scalar_pool_ ? scalar_cache_bytes_ : 0};
 }
 
 std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_view& w,

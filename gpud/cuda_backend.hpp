@@ -108,6 +108,16 @@ public:
     std::string device_lost() override;
     // host_pin_stats, b_g2_prestage and l_a_msm_shared (partitions whose L and A MSMs ran as one), by name.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
+    // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
+    // now: those of other parameters (no partition uses |params| any more, proving_backend.hpp), and the points
+    // of a set are used only under |mu_| (cuda_backend/resident_params.cpp).
+    void forget(const groth16::parameters& params) override;
+    // The name and memory size read at construction; free memory asked now (cudaMemGetInfo, 0 when that fails).
+    std::optional<device_info> device() const override;
+    // Page-locked now: the registered region, the partitions' registered ranges, the scalar pool's buffers
+    // (handed out and cached) and the parameters' host copies where streamed. The limit is the pool's cap on
+    // cached free buffers ([gpud] pinned_cache_mib), the one cap the backend has.
+    pinned_memory pinned() const override;
     // Bytes of the registered region (0 when none or refused).
     size_t host_region_bytes() const;
 
@@ -161,13 +171,19 @@ private:
     bool adopt_prestaged_row_a(const cuda_work& w);
     void prestage_waiting_partition(b_g2_board& board, resident_params& r, const groth16::parameters* params);
 
+    // Removes a resident set, its device memory (or pinned host copy) freed; under |mu_|.
+    void drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it);
+
     int gpu_;
+    std::string device_name_;
+    uint64_t device_total_bytes_ = 0;
     bool b_g2_on_gpu_;
     params_placement placement_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
     std::unique_ptr<cuda::host_pin> region_;  // register_host_region's, or null
     std::shared_ptr<cuda::pinned_pool> scalar_pool_;  // shared with the works (whose vectors it holds), or null
+    size_t scalar_cache_bytes_;
     mutable std::mutex mu_;  // kernels of one partition at a time (the CUDA lock already orders workers)
     std::unique_ptr<cuda::ntt_context> ntt_;
     // Shared with the works, which withdraw from it when destroyed (null with B_G2 on the CPU).
@@ -178,6 +194,7 @@ private:
     uint64_t spare_row_a_of_ = 0;
     std::atomic<uint64_t> l_a_shared_{0};  // partitions whose L and A ran as one MSM run (counters())
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;
+    std::atomic<uint64_t> params_pinned_bytes_{0};  // page-locked host copies of |resident_|'s points (pinned())
 };
 
 }  // namespace cuzk::gpud

@@ -60,6 +60,9 @@ public:
     std::string device_lost() override;
     // The inner backend's, then injected_faults.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
+    void forget(const groth16::parameters& params) override { inner_->forget(params); }
+    std::optional<device_info> device() const override { return inner_->device(); }
+    pinned_memory pinned() const override { return inner_->pinned(); }
 
     std::uint64_t injected() const noexcept { return injected_.load(); }
 

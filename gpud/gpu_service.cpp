@@ -29,6 +29,7 @@
 #include "daemon/service_pulse.hpp"
 #include "daemon/shutdown_signal.hpp"
 #include "gpud/fault_injection.hpp"
+#include "gpud/params_requests.hpp"
 #include "gpud/partition_failure.hpp"
 #include "gpud/proving_backend.hpp"
 #include "ipc/clock.hpp"
@@ -72,6 +73,17 @@ struct worker_state {
     std::atomic<std::int64_t> partition{-1};
     std::atomic<const char*> phase{"idle"};
     std::atomic<std::uint64_t> proved{0};
+    mutable std::mutex circuit_mutex;
+    std::string circuit;  // the circuit spec of the partition held, once its witness is read
+
+    void set_circuit(std::string spec) {
+        std::lock_guard lock(circuit_mutex);
+        circuit = std::move(spec);
+    }
+    std::string circuit_now() const {
+        std::lock_guard lock(circuit_mutex);
+        return circuit;
+    }
 };
 
 class gpu_service {
@@ -81,7 +93,8 @@ public:
           prover_(daemon::open_ring_prover(c)),
           lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
           backend_(backend_for(c, faults)),
-          params_(c.gpud.params_dir),
+          // A set's last user gone (after an evict), the backend's copy of it goes before the host one.
+          params_(c.gpud.params_dir, [this](const groth16::parameters& p) { backend_->forget(p); }),
           workers_(c.gpud.workers) {}
 
     std::string status_json() const {
@@ -93,6 +106,19 @@ public:
         j["backend"] = backend_->name();
         auto& bc = j["backend_counters"] = nlohmann::json::object();
         for (const auto& [name, value] : backend_->counters()) bc[name] = value;
+        if (const auto d = backend_->device())
+            j["device"] = {{"name", d->name}, {"total_bytes", d->total_bytes}, {"free_bytes", d->free_bytes}};
+        else
+            j["device"] = nullptr;
+        auto& ps = j["params"] = nlohmann::json::array();
+        for (const auto& set : params_.loaded())
+            ps.push_back({{"circuit", set.circuit},
+                          {"file", set.file.string()},
+                          {"bytes", set.bytes},
+                          {"users", set.users},
+                          {"load_ms", set.load_ms}});
+        const auto pinned = backend_->pinned();
+        j["pinned"] = {{"bytes", pinned.bytes}, {"limit_bytes", pinned.limit_bytes}};
         auto& ws = j["workers"] = nlohmann::json::array();
         for (std::size_t i = 0; i < workers_.size(); ++i) {
             const auto& w = workers_[i];
@@ -100,6 +126,7 @@ public:
             if (w.partition.load() >= 0) {
                 e["job"] = w.job.load();
                 e["partition"] = w.partition.load();
+                if (auto circuit = w.circuit_now(); !circuit.empty()) e["circuit"] = std::move(circuit);
             }
             ws.push_back(e);
         }
@@ -148,6 +175,7 @@ public:
             state.partition = claim->partition;
             prove_one(*claim, index, rng);
             state.partition = -1;
+            state.set_circuit({});
             state.phase = "idle";
         }
     }
@@ -174,12 +202,21 @@ public:
         out.timings.worker = worker;
         // queue_us stays 0: the ring overwrites the READY time when the slot turns PROVING.
         auto step = proving_step::prepare;  // the one running when something throws
+        // Held until the slot is free: the last reference to an evicted set frees it (the backend's copy, tens of
+        // GiB of host memory), work that waits until the proof is out.
+        std::shared_ptr<const groth16::parameters> params;
         try {
             state.phase = "prepare";
             if (claim.payload_format != daemon::witness_format)
                 throw std::runtime_error(fmt::format("slot payload format {} is not a witness", claim.payload_format));
             const auto witness = daemon::read_witness(claim.payload);
-            const auto params = params_.get(witness.circuit_spec);
+            state.set_circuit(witness.circuit_spec);
+            const auto got = params_.get(witness.circuit_spec);
+            params = got.params;
+            out.timings.params_load_us = got.load_us;
+            if (!got.was_loaded)
+                spdlog::info("job {} partition {}: parameters for {} ready after {} ms", job, part,
+                             daemon::circuit_shape(witness.circuit_spec), got.load_us / 1000);
             auto t = steady::now();
             auto work = backend_->prepare(witness.view, *params);
             out.timings.prep_us = us_since(t);
@@ -327,11 +364,15 @@ public:
                 if (auto* cancel = std::get_if<ipc::cancel_msg>(&req->body)) on_cancel(*cancel);
                 else if (std::holds_alternative<ipc::status_request_msg>(req->body))
                     router.reply(req->envelope, ipc::status_reply_msg{status_json()});
+                else if (auto* params = std::get_if<ipc::params_request_msg>(&req->body))
+                    params_requests_.take(std::move(req->envelope), *params, router);
                 else
                     router.reply_error(req->envelope, ipc::error_code::bad_request, ipc::type_of(req->body),
-                                       fmt::format("gpud does not take {} messages (CANCEL, STATUS_REQUEST)",
+                                       fmt::format("gpud does not take {} messages (CANCEL, STATUS_REQUEST, "
+                                                   "PARAMS_REQUEST)",
                                                    ipc::to_string(ipc::type_of(req->body))));
             }
+            params_requests_.send_done(router);
             const auto mark = sent_before_release_.mark();
             // A worker frees its slot once its proof is out; while messages stay queued it waits (up to the
             // gate's bound), so a full queue holds slots back, as a slow assembler should.
@@ -347,6 +388,8 @@ public:
         }
         daemon::notify_stopping();
         for (auto& t : threads) t.join();
+        params_requests_.join_all();
+        params_requests_.send_done(router);
         // Whatever the workers queued last goes out within the socket's linger, before the context closes.
         if (results_.send_to(results) != 0) {
             results_.drop_unsent("its slot is free already, so assemblerd dispatches the partition again after "
@@ -393,6 +436,7 @@ private:
     ipc::cuda_lock lock_;
     std::unique_ptr<proving_backend> backend_;
     daemon::params_store params_;
+    params_requests params_requests_{params_};  // after |params_|: its threads use the store
     std::vector<worker_state> workers_;
     daemon::outbox results_;
     flush_gate sent_before_release_;

@@ -7,6 +7,8 @@
 // error), gpud takes no more slots and exits with status 1, for systemd to restart it with a new context.
 // One gpud per GPU (--gpu N): each binds <runtime dir>/gpud-N.sock and holds gpud-N.lock there, and all take
 // slots from the one ring; a slot left PROVING by a gpud that died is reclaimed (READY) by any other.
+// Its socket also takes PARAMS_REQUEST (params_requests.hpp): a circuit's parameters loaded ahead of its jobs, or
+// evicted (freed, with the backend's copy, once the partitions proving with them are done).
 #pragma once
 
 #include "daemon/config.hpp"

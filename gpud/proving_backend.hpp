@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +26,19 @@ namespace cuzk::gpud {
 class partition_work {
 public:
     virtual ~partition_work() = default;
+};
+
+// The device a backend proves on, for gpud's status.
+struct device_info {
+    std::string name;               // "NVIDIA H200"
+    std::uint64_t total_bytes = 0;  // device memory
+    std::uint64_t free_bytes = 0;   // free now (0 when the device could not be asked)
+};
+
+// Page-locked host memory a backend holds, for gpud's status.
+struct pinned_memory {
+    std::uint64_t bytes = 0;        // page-locked now
+    std::uint64_t limit_bytes = 0;  // the backend's cap (0: none)
 };
 
 class proving_backend {
@@ -48,6 +62,13 @@ public:
     // Cumulative counters for gpud's status (`cuzk status`: gpud.backend_counters), name and value; none by
     // default. Called from the status thread while workers run: an implementation reads atomics or locks.
     virtual std::vector<std::pair<std::string, std::uint64_t>> counters() const { return {}; }
+    // |params| is about to be freed and no partition uses it any more (gpud: its last user is gone after an
+    // evict): whatever the backend keeps for it (a device copy of its points) goes now. Any thread; never throws.
+    virtual void forget(const groth16::parameters& /*params*/) {}
+    // The device proved on; nullopt for the CPU backend. Called from the status thread; never throws.
+    virtual std::optional<device_info> device() const { return std::nullopt; }
+    // Page-locked host memory now and the cap; none for the CPU backend. Called from the status thread.
+    virtual pinned_memory pinned() const { return {}; }
 };
 
 // Where the CUDA backend keeps the parameters' points ([gpud] params_memory): "device" resident in GPU memory,

@@ -50,13 +50,22 @@ void ensure_runtime_dir(const std::filesystem::path& dir) {
                                              dir.string(), info.st_uid, ::getuid()));
     }
     if ((info.st_mode & S_IWOTH) != 0) {
-        throw std::runtime_error(fmt::format("runtime directory {} is writable by others (mode {:o}); chmod 0700 it",
+        throw std::runtime_error(fmt::format("runtime directory {} is writable by others (mode {:o}); chmod 0750 it",
                                              dir.string(), info.st_mode & 07777));
     }
-    if ((info.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
-        throw std::runtime_error(fmt::format("cannot chmod 0700 the runtime directory {}: {}", dir.string(),
+    // The group may enter (the API socket is 0660), not create or remove entries; others nothing.
+    if ((info.st_mode & 0777) != 0750 && ::chmod(dir.c_str(), 0750) != 0) {
+        throw std::runtime_error(fmt::format("cannot chmod 0750 the runtime directory {}: {}", dir.string(),
                                              std::strerror(errno)));
     }
+}
+
+void restrict_to_owner(const std::string& endpoint) {
+    constexpr std::string_view scheme = "ipc://";
+    if (!endpoint.starts_with(scheme)) return;
+    const auto path = endpoint.substr(scheme.size());
+    if (::chmod(path.c_str(), 0600) != 0)
+        throw std::runtime_error(fmt::format("cannot chmod 0600 the socket {}: {}", path, std::strerror(errno)));
 }
 
 std::string ipc_endpoint(const std::filesystem::path& runtime_dir, std::string_view socket_name) {

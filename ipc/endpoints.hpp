@@ -29,7 +29,12 @@ std::vector<int> gpud_sockets_in(const std::filesystem::path& runtime_dir);
 // is writable (root, or systemd's RuntimeDirectory=cuzk); else /tmp/cuzk-<uid>.
 std::filesystem::path default_runtime_dir();
 
-// Creates |dir| (and parents) with mode 0700 when missing. Refuses (std::runtime_error, naming the path)
+// Makes the socket file of an ipc:// endpoint mode 0600 once bound: the runtime directory lets the service's
+// group in (mode 0750) to reach the API socket, and only the service's user may talk to the stages' own
+// sockets. Other endpoints (tcp://) are left as they are.
+void restrict_to_owner(const std::string& endpoint);
+
+// Creates |dir| (and parents) with mode 0750 when missing. Refuses (std::runtime_error, naming the path)
 // a directory owned by another user or writable by others: anyone who can create sockets there could
 // impersonate a stage.
 void ensure_runtime_dir(const std::filesystem::path& dir);

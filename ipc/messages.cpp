@@ -87,6 +87,7 @@ void write(wire_writer& out, const partition_proof_msg& m) {
     out.put(t.lock_wait_us);
     out.put(t.gpu_us);
     out.put(t.tail_us);
+    out.put(t.params_load_us);
     out.put(t.gpu);
     out.put(t.worker);
 }
@@ -101,6 +102,7 @@ void read(wire_reader& in, partition_proof_msg& m) {
     t.lock_wait_us = in.get<std::uint64_t>("timings.lock_wait_us");
     t.gpu_us = in.get<std::uint64_t>("timings.gpu_us");
     t.tail_us = in.get<std::uint64_t>("timings.tail_us");
+    t.params_load_us = in.get<std::uint64_t>("timings.params_load_us");
     t.gpu = in.get<std::uint32_t>("timings.gpu");
     t.worker = in.get<std::uint32_t>("timings.worker");
 }
@@ -129,6 +131,7 @@ void read(wire_reader& in, status_reply_msg& m) { m.json = in.get_string("json",
 
 void write(wire_writer& out, const submit_msg& m) {
     out.put_string(m.client_request_id);
+    out.put_string(m.request_digest);
     put_enum(out, m.kind);
     out.put(m.priority);
     put_enum(out, m.source);
@@ -136,6 +139,7 @@ void write(wire_writer& out, const submit_msg& m) {
 }
 void read(wire_reader& in, submit_msg& m) {
     m.client_request_id = in.get_string("client_request_id", id_limit);
+    m.request_digest = in.get_string("request_digest", id_limit);
     m.kind = get_enum<proof_kind>(in, "kind", 1, 5);
     m.priority = in.get<std::int32_t>("priority");
     m.source = get_enum<c1_source>(in, "source", 1, 2);
@@ -146,20 +150,24 @@ void write(wire_writer& out, const submit_reply_msg& m) {
     out.put_string(m.client_request_id);
     out.put(m.job_id);
     out.put_bool(m.duplicate);
+    out.put(m.queue_position);
 }
 void read(wire_reader& in, submit_reply_msg& m) {
     m.client_request_id = in.get_string("client_request_id", id_limit);
     m.job_id = in.get<std::uint64_t>("job_id");
     m.duplicate = in.get_bool("duplicate");
+    m.queue_position = in.get<std::uint32_t>("queue_position");
 }
 
 void write(wire_writer& out, const await_msg& m) {
     out.put(m.job_id);
     out.put(m.timeout_ms);
+    out.put_bool(m.fetch);
 }
 void read(wire_reader& in, await_msg& m) {
     m.job_id = in.get<std::uint64_t>("job_id");
     m.timeout_ms = in.get<std::uint32_t>("timeout_ms");
+    m.fetch = in.get_bool("fetch");
 }
 
 void write(wire_writer& out, const await_reply_msg& m) {
@@ -170,6 +178,9 @@ void write(wire_writer& out, const await_reply_msg& m) {
     out.put_bytes(m.proof);
     out.put_string(m.result_path);
     out.put_string(m.error);
+    const auto& t = m.timings;
+    for (auto v : {t.queue_wait_ms, t.params_load_ms, t.synthesis_ms, t.gpu_ms, t.total_ms}) out.put(v);
+    out.put_bool(m.was_running);
 }
 void read(wire_reader& in, await_reply_msg& m) {
     m.job_id = in.get<std::uint64_t>("job_id");
@@ -180,6 +191,13 @@ void read(wire_reader& in, await_reply_msg& m) {
     m.proof.assign(proof.begin(), proof.end());
     m.result_path = in.get_string("result_path", path_limit);
     m.error = in.get_string("error", text_limit);
+    auto& t = m.timings;
+    t.queue_wait_ms = in.get<std::uint64_t>("timings.queue_wait_ms");
+    t.params_load_ms = in.get<std::uint64_t>("timings.params_load_ms");
+    t.synthesis_ms = in.get<std::uint64_t>("timings.synthesis_ms");
+    t.gpu_ms = in.get<std::uint64_t>("timings.gpu_ms");
+    t.total_ms = in.get<std::uint64_t>("timings.total_ms");
+    m.was_running = in.get_bool("was_running");
 }
 
 void write(wire_writer& out, const error_reply_msg& m) {
@@ -202,6 +220,26 @@ void read(wire_reader& in, stage_hello_msg& m) {
     m.from = get_enum<stage>(in, "from", 1, 2);
     m.pid = in.get<std::int32_t>("pid");
     m.started_ms = in.get<std::uint64_t>("started_ms");
+}
+
+void write(wire_writer& out, const params_request_msg& m) {
+    put_enum(out, m.action);
+    out.put_string(m.circuit);
+}
+void read(wire_reader& in, params_request_msg& m) {
+    m.action = get_enum<params_action>(in, "action", 1, 2);
+    m.circuit = in.get_string("circuit", id_limit);
+}
+
+void write(wire_writer& out, const params_reply_msg& m) {
+    out.put_bool(m.was_loaded);
+    out.put(m.load_ms);
+    out.put(m.freed_bytes);
+}
+void read(wire_reader& in, params_reply_msg& m) {
+    m.was_loaded = in.get_bool("was_loaded");
+    m.load_ms = in.get<std::uint64_t>("load_ms");
+    m.freed_bytes = in.get<std::uint64_t>("freed_bytes");
 }
 
 template <typename T>
@@ -229,6 +267,8 @@ std::string_view to_string(message_type type) noexcept {
         case message_type::await_reply: return "AWAIT_REPLY";
         case message_type::error_reply: return "ERROR_REPLY";
         case message_type::stage_hello: return "STAGE_HELLO";
+        case message_type::params_request: return "PARAMS_REQUEST";
+        case message_type::params_reply: return "PARAMS_REPLY";
     }
     return "UNKNOWN";
 }
@@ -273,6 +313,14 @@ std::string_view to_string(stage s) noexcept {
     switch (s) {
         case stage::synthd: return "synthd";
         case stage::gpud: return "gpud";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(params_action a) noexcept {
+    switch (a) {
+        case params_action::preload: return "preload";
+        case params_action::evict: return "evict";
     }
     return "unknown";
 }
@@ -337,8 +385,10 @@ message decode(std::span<const std::byte> frame) {
         case message_type::await_reply: return read_as<await_reply_msg>(in);
         case message_type::error_reply: return read_as<error_reply_msg>(in);
         case message_type::stage_hello: return read_as<stage_hello_msg>(in);
+        case message_type::params_request: return read_as<params_request_msg>(in);
+        case message_type::params_reply: return read_as<params_reply_msg>(in);
     }
-    throw protocol_error(fmt::format("frame has unknown message type {} (this build knows 1..13)", type_byte));
+    throw protocol_error(fmt::format("frame has unknown message type {} (this build knows 1..15)", type_byte));
 }
 
 }  // namespace cuzk::ipc

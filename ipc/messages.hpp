@@ -29,7 +29,7 @@
 
 namespace cuzk::ipc {
 
-inline constexpr std::uint8_t protocol_version = 2;  // 2: STAGE_HELLO
+inline constexpr std::uint8_t protocol_version = 3;  // 2: STAGE_HELLO; 3: the gRPC front door's fields, PARAMS_*
 inline constexpr std::size_t frame_header_bytes = 8;
 inline constexpr std::size_t partition_proof_bytes = 192;  // one Groth16 proof: A, C in G1 and B in G2, compressed
 
@@ -47,6 +47,8 @@ enum class message_type : std::uint8_t {
     await_reply = 11,
     error_reply = 12,      // any daemon -> the requester
     stage_hello = 13,      // synthd / gpud -> assemblerd, at start: what a restarted stage lost is re-dispatched
+    params_request = 14,   // client -> gpud: load or free a circuit's parameters
+    params_reply = 15,
 };
 
 enum class proof_kind : std::uint8_t {
@@ -107,6 +109,7 @@ struct partition_timings {
     std::uint64_t lock_wait_us = 0;
     std::uint64_t gpu_us = 0;        // under the CUDA lock
     std::uint64_t tail_us = 0;       // CPU tail after the lock
+    std::uint64_t params_load_us = 0;  // loading the circuit's parameters for this partition (0: resident already)
     std::uint32_t gpu = 0;
     std::uint32_t worker = 0;
     friend bool operator==(const partition_timings&, const partition_timings&) = default;
@@ -149,7 +152,10 @@ struct status_reply_msg {
 
 struct submit_msg {
     static constexpr message_type type = message_type::submit;
-    std::string client_request_id;  // resubmitting the same id returns the existing job
+    // Idempotency: a SUBMIT with the id and digest of a known job returns that job; the same id with another
+    // digest (another request) is a new job. The digest is the client's (hex SHA-256 of what it submits).
+    std::string client_request_id;
+    std::string request_digest;
     proof_kind kind = proof_kind::porep_c2;
     std::int32_t priority = 0;
     c1_source source = c1_source::path;
@@ -162,6 +168,7 @@ struct submit_reply_msg {
     std::string client_request_id;
     std::uint64_t job_id = 0;
     bool duplicate = false;  // the request id was known: this is the existing job
+    std::uint32_t queue_position = 0;  // live jobs ahead of it (higher priority, or same priority and earlier)
     friend bool operator==(const submit_reply_msg&, const submit_reply_msg&) = default;
 };
 
@@ -169,7 +176,21 @@ struct await_msg {
     static constexpr message_type type = message_type::await;
     std::uint64_t job_id = 0;
     std::uint32_t timeout_ms = 0;  // 0: answer at once with the current state
+    // true: the reply of a done job carries the proof, and counts as its delivery (the result is then kept only
+    // a grace period). false: state and progress only; the result keeps its full time to live.
+    bool fetch = false;
     friend bool operator==(const await_msg&, const await_msg&) = default;
+};
+
+// What the pipeline measured of a job, in milliseconds (sums over its partitions where it is per partition).
+// In memory only: after an assemblerd restart a job's sums count the partitions proved since.
+struct job_timings {
+    std::uint64_t queue_wait_ms = 0;   // submission -> first partition dispatched to synthesis
+    std::uint64_t params_load_ms = 0;  // parameters loaded for its partitions
+    std::uint64_t synthesis_ms = 0;
+    std::uint64_t gpu_ms = 0;          // under the CUDA lock
+    std::uint64_t total_ms = 0;        // submission -> end (so far, while it runs)
+    friend bool operator==(const job_timings&, const job_timings&) = default;
 };
 
 struct await_reply_msg {
@@ -181,6 +202,8 @@ struct await_reply_msg {
     std::vector<std::byte> proof;  // the final proof when done (1920 bytes for a 32 GiB PoRep)
     std::string result_path;       // where the proof is kept in the spool directory
     std::string error;             // why, when failed
+    job_timings timings;
+    bool was_running = false;      // replies to CANCEL: work of the job was in flight when it was cancelled
     friend bool operator==(const await_reply_msg&, const await_reply_msg&) = default;
 };
 
@@ -204,15 +227,37 @@ struct stage_hello_msg {
     friend bool operator==(const stage_hello_msg&, const stage_hello_msg&) = default;
 };
 
+enum class params_action : std::uint8_t { preload = 1, evict = 2 };
+
+// Loads (preload) or frees (evict) the parameters of a circuit shape in a gpud, e.g. "porep:StackedDrg32GiBV1_1".
+// A preload is answered when the parameters are loaded; an evict frees them once the partitions proving with
+// them are done.
+struct params_request_msg {
+    static constexpr message_type type = message_type::params_request;
+    params_action action = params_action::preload;
+    std::string circuit;
+    friend bool operator==(const params_request_msg&, const params_request_msg&) = default;
+};
+
+struct params_reply_msg {
+    static constexpr message_type type = message_type::params_reply;
+    bool was_loaded = false;        // loaded before the request
+    std::uint64_t load_ms = 0;      // preload: time spent loading now (0 when it was loaded)
+    std::uint64_t freed_bytes = 0;  // evict: the size of what was freed
+    friend bool operator==(const params_reply_msg&, const params_reply_msg&) = default;
+};
+
 using message = std::variant<job_msg, slot_ready_msg, partition_proof_msg, partition_failed_msg, cancel_msg,
                              status_request_msg, status_reply_msg, submit_msg, submit_reply_msg, await_msg,
-                             await_reply_msg, error_reply_msg, stage_hello_msg>;
+                             await_reply_msg, error_reply_msg, stage_hello_msg, params_request_msg,
+                             params_reply_msg>;
 
 std::string_view to_string(message_type type) noexcept;
 std::string_view to_string(proof_kind kind) noexcept;
 std::string_view to_string(job_state state) noexcept;
 std::string_view to_string(error_code code) noexcept;
 std::string_view to_string(stage s) noexcept;
+std::string_view to_string(params_action a) noexcept;
 
 message_type type_of(const message& m) noexcept;
 

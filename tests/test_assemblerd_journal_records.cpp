@@ -34,7 +34,7 @@ TEST(JournalRecords, EveryTypeRoundTrips) {
     const std::vector<jr::record> records{
         jr::next_job_id{7},
         jr::submitted{3, -2, ipc::proof_kind::porep_c2, 10, 1234, "req 1", "jobs/3/input"},
-        jr::submitted{4, 0, ipc::proof_kind::test_circuit, 1, 5, "", "jobs/4/input"},
+        jr::submitted{4, 0, ipc::proof_kind::test_circuit, 1, 5, "", "jobs/4/input", std::string(32, '\xab')},
         jr::partition_proved{3, 9, proof_of(0xab)},
         jr::finished{3, ipc::job_state::done, 99, ""},
         jr::finished{4, ipc::job_state::cancelled, 98, ""},
@@ -54,6 +54,29 @@ TEST(JournalRecords, EveryTypeRoundTrips) {
     EXPECT_EQ(std::get<jr::finished>(jr::decode(jr::encode(records[6]))).error, "partition 1: bad input");
 }
 
+TEST(JournalRecords, ASubmitWrittenBeforeTheDigestReadsWithNone) {
+    const auto s = std::get<jr::submitted>(jr::decode({"SUBMIT", "3", "0", "1", "2", "5", "7231", "jobs/3/input"}));
+    EXPECT_EQ(s.request_id, "r1");
+    EXPECT_EQ(s.input, "jobs/3/input");
+    EXPECT_EQ(s.request_digest, "");
+    EXPECT_EQ(error_of({"SUBMIT", "3", "0", "1", "2", "5", "-"}), "7 fields, expected 9");
+}
+
+TEST(AssemblerJobTable, ARequestIdIsOneJobOnlyForTheSameRequest) {
+    job_table sut(1000);
+    const auto no_input = [](job&) {};
+    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 1, 10, "wdpost-1", "jobs/1/input", "d1"}, no_input);
+    sut.apply(jr::submitted{2, 0, ipc::proof_kind::test_circuit, 1, 11, "wdpost-1", "jobs/2/input", "d2"}, no_input);
+    EXPECT_EQ(sut.by_request("wdpost-1", "d1"), 1u);
+    EXPECT_EQ(sut.by_request("wdpost-1", "d2"), 2u);
+    EXPECT_EQ(sut.by_request("wdpost-1", "d3"), std::nullopt);
+    EXPECT_EQ(sut.queue_position(*sut.find(2)), 1u);
+    EXPECT_EQ(sut.queue_position(*sut.find(1)), 0u);
+    sut.forget(1);
+    EXPECT_EQ(sut.by_request("wdpost-1", "d1"), std::nullopt);
+    EXPECT_EQ(sut.by_request("wdpost-1", "d2"), 2u);
+}
+
 TEST(JournalRecords, MalformedRecordsSayWhy) {
     EXPECT_EQ(error_of({"DONE", "1"}), "2 fields, expected 3");
     EXPECT_EQ(error_of({"PROOF", "1", "0", "abcd"}), "partition or proof size out of range");
@@ -71,7 +94,7 @@ TEST(AssemblerJobTable, LiveRecordsRebuildTheTable) {
     sut.apply(jr::finished{2, ipc::job_state::failed, 50, "gone"}, no_input);
     sut.apply(jr::fetched{2, 60}, no_input);
     EXPECT_EQ(sut.next_id(), 3u);
-    EXPECT_EQ(sut.by_request("r1"), 1u);
+    EXPECT_EQ(sut.by_request("r1", ""), 1u);
     EXPECT_EQ(sut.find(1)->partitions[1].state, partition_state::proved);
     EXPECT_EQ(sut.find(2)->expires_ms, 50u + 1000);  // the ttl ends before the grace after fetching would
     EXPECT_EQ(sut.pending(), 1u);

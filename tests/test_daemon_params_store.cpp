@@ -1,18 +1,24 @@
 // The parameters store: a test circuit without files gets one generated pair, loaded again by a later
 // store; processes that miss the same pair at once (the gpuds of several GPUs) end with the same key, the one
-// on disk; a missing PoRep file is an error naming it.
+// on disk; PoRep parameters are found under the published name first, then the test name, and a missing set is
+// an error naming both; one copy per file whatever the registered proof; evict, loaded() and the free hook.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <iterator>
 #include <vector>
 
+#include "common/circuits/registry.hpp"
 #include "common/groth16/params_file.hpp"
+#include "common/groth16/setup.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/params_store.hpp"
 
@@ -34,16 +40,31 @@ protected:
 
 std::vector<std::uint8_t> vk_bytes(const groth16::parameters& p) { return groth16::vk_to_bytes(p.vk); }
 
+// The published name of the 2 KiB set (filecoin-porep.md), under which a test circuit's parameters stand in
+// for the real ones: the store checks where files are, not what they prove.
+const std::string official_2kib =
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+    "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f";
+
+groth16::parameters small_parameters(const std::string& spec) {
+    return groth16::generate_random_parameters(*circuits::make_circuit(spec)).params;
+}
+
+void write_pair(const fs::path& stem, const groth16::parameters& p) {
+    groth16::write_parameters(fs::path(stem.string() + ".params"), p);
+    groth16::write_vk(fs::path(stem.string() + ".vk"), p.vk);
+}
+
 }  // namespace
 
 TEST_F(ParamsStore, GeneratesAMissingTestPairOnceAndLoadsItAfterwards) {
     daemon::params_store sut(dir_);
-    const auto first = sut.get("mul:64@3");
-    EXPECT_EQ(sut.get("mul:64@9"), first);  // one shape, one resident copy whatever the seed
+    const auto first = sut.get("mul:64@3").params;
+    EXPECT_EQ(sut.get("mul:64@9").params, first);  // one shape, one resident copy whatever the seed
     ASSERT_TRUE(fs::exists(daemon::params_path(dir_, "mul:64")));
     EXPECT_EQ(groth16::vk_to_bytes(groth16::read_vk(daemon::vk_path(dir_, "mul:64"))), vk_bytes(*first));
     daemon::params_store later(dir_);
-    EXPECT_EQ(vk_bytes(*later.get("mul:64")), vk_bytes(*first));
+    EXPECT_EQ(vk_bytes(*later.get("mul:64").params), vk_bytes(*first));
 }
 
 TEST_F(ParamsStore, ProcessesMissingThePairAtOnceShareOneKey) {
@@ -57,7 +78,7 @@ TEST_F(ParamsStore, ProcessesMissingThePairAtOnceShareOneKey) {
             int code = 0;
             try {
                 daemon::params_store store(dir_);
-                groth16::write_vk(dir_ / fmt::format("child{}.vk.out", i), store.get(shape)->vk);
+                groth16::write_vk(dir_ / fmt::format("child{}.vk.out", i), store.get(shape).params->vk);
             } catch (...) {
                 code = 1;
             }
@@ -77,13 +98,141 @@ TEST_F(ParamsStore, ProcessesMissingThePairAtOnceShareOneKey) {
     }
 }
 
-TEST_F(ParamsStore, AMissingPorepFileIsAnErrorNamingIt) {
+TEST_F(ParamsStore, AMissingPorepSetIsAnErrorNamingThePublishedAndTheTestFile) {
     daemon::params_store sut(dir_);
     try {
         (void)sut.get("porep:StackedDrg2KiBV1_1");
         FAIL() << "PoRep parameters were made up";
     } catch (const input_error& e) {
-        EXPECT_NE(std::string(e.what()).find("porep_StackedDrg2KiBV1_1.params"), std::string::npos) << e.what();
+        const std::string text = e.what();
+        EXPECT_NE(text.find(official_2kib + ".params"), std::string::npos) << text;
+        EXPECT_NE(text.find("porep_StackedDrg2KiBV1_1.params"), std::string::npos) << text;
     }
     EXPECT_FALSE(fs::exists(daemon::params_path(dir_, "porep:StackedDrg2KiBV1_1")));
+    EXPECT_TRUE(sut.loaded().empty());
+}
+
+TEST_F(ParamsStore, ThePublishedNameIsFoundFirst) {
+    fs::create_directories(dir_);
+    const auto published = small_parameters("mul:8"), test = small_parameters("mul:16");
+    write_pair(dir_ / official_2kib, published);
+    write_pair(dir_ / "porep_StackedDrg2KiBV1_1", test);
+    const auto files = daemon::resolve_params_files(dir_, "porep:StackedDrg2KiBV1_1@7");
+    EXPECT_EQ(files.params, dir_ / (official_2kib + ".params"));
+    EXPECT_EQ(files.vk, dir_ / (official_2kib + ".vk"));
+    daemon::params_store sut(dir_);
+    EXPECT_EQ(*sut.get("porep:StackedDrg2KiBV1_1").params, published);
+    // Every sector size has its published stem, with the tree shape in it.
+    EXPECT_EQ(daemon::official_params_files(dir_, "porep:StackedDrg32GiBV1").params.filename().string(),
+              "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+              "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params");
+    const auto synthetic_64 = daemon::official_params_files(dir_, "porep:StackedDrg64GiBV1_1_Feat_SyntheticPoRep");
+    EXPECT_EQ(synthetic_64.vk.filename().string(),
+              "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
+              "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2.vk");
+    EXPECT_TRUE(daemon::official_params_files(dir_, "mul:8").params.empty());
+    EXPECT_THROW((void)daemon::official_params_files(dir_, "porep:StackedDrg3KiBV1"), input_error);
+}
+
+TEST_F(ParamsStore, TheTestNameIsStillAccepted) {
+    fs::create_directories(dir_);
+    const auto test = small_parameters("mul:16");
+    write_pair(dir_ / "porep_StackedDrg2KiBV1", test);
+    EXPECT_EQ(daemon::resolve_params_files(dir_, "porep:StackedDrg2KiBV1").vk, dir_ / "porep_StackedDrg2KiBV1.vk");
+    daemon::params_store sut(dir_);
+    const auto got = sut.get("porep:StackedDrg2KiBV1");
+    EXPECT_EQ(*got.params, test);
+    EXPECT_FALSE(got.was_loaded);
+    EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1").was_loaded);
+}
+
+TEST_F(ParamsStore, V1AndV1_1ShareOneLoadOfThePublishedFile) {
+    fs::create_directories(dir_);
+    write_pair(dir_ / official_2kib, small_parameters("mul:8"));
+    daemon::params_store sut(dir_);
+    const auto v1 = sut.get("porep:StackedDrg2KiBV1");
+    // Resident: served without a look at the directory.
+    fs::remove(dir_ / (official_2kib + ".params"));
+    const auto v1_1 = sut.get("porep:StackedDrg2KiBV1_1");
+    const auto synthetic = sut.get("porep:StackedDrg2KiBV1_1_Feat_SyntheticPoRep");
+    EXPECT_FALSE(v1.was_loaded);
+    EXPECT_TRUE(v1_1.was_loaded);
+    EXPECT_EQ(v1_1.load_us, 0u);
+    EXPECT_EQ(v1_1.params, v1.params);
+    EXPECT_EQ(synthetic.params, v1.params);
+    ASSERT_EQ(sut.loaded().size(), 1u);
+    EXPECT_EQ(sut.loaded()[0].circuit, "porep:StackedDrg2KiBV1");
+    EXPECT_EQ(sut.loaded()[0].file, dir_ / (official_2kib + ".params"));
+    // Evicted under either name: it is one set.
+    EXPECT_TRUE(sut.evict("porep:StackedDrg2KiBV1_1").was_loaded);
+    EXPECT_TRUE(sut.loaded().empty());
+}
+
+TEST_F(ParamsStore, EvictLetsGoAndTheNextGetLoadsAgain) {
+    std::vector<std::uint64_t> freed;
+    daemon::params_store sut(dir_, [&](const groth16::parameters& p) { freed.push_back(daemon::params_bytes(p)); });
+    auto first = sut.get("mul:64");
+    EXPECT_FALSE(first.was_loaded);
+    auto listed = sut.loaded();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].circuit, "mul:64");
+    EXPECT_EQ(listed[0].file, daemon::params_path(dir_, "mul:64"));
+    EXPECT_GT(listed[0].bytes, 0u);
+    EXPECT_EQ(listed[0].bytes, daemon::params_bytes(*first.params));
+    EXPECT_EQ(listed[0].users, 1u);  // |first|
+    {
+        const auto second = sut.get("mul:64@2");
+        EXPECT_EQ(sut.loaded()[0].users, 2u);
+    }
+    EXPECT_EQ(sut.loaded()[0].users, 1u);
+
+    auto evicted = sut.evict("mul:64");
+    EXPECT_TRUE(evicted.was_loaded);
+    EXPECT_EQ(evicted.freed_bytes, listed[0].bytes);
+    EXPECT_TRUE(sut.loaded().empty());
+    EXPECT_FALSE(sut.evict("mul:64").was_loaded);  // gone from the store already
+    evicted.released.reset();
+    EXPECT_TRUE(freed.empty()) << "freed while a user still proves with it";
+    first.params.reset();
+    ASSERT_EQ(freed.size(), 1u);  // the last user let go
+    EXPECT_EQ(freed[0], listed[0].bytes);
+
+    const auto again = sut.get("mul:64");
+    EXPECT_FALSE(again.was_loaded);  // loaded again, from the file written the first time
+    EXPECT_NE(again.params, nullptr);
+    EXPECT_EQ(sut.loaded().size(), 1u);
+}
+
+TEST_F(ParamsStore, EvictOfWhatNamesNoCircuitIsAnError) {
+    daemon::params_store sut(dir_);
+    EXPECT_THROW((void)sut.evict("nope:3"), input_error);
+    EXPECT_THROW((void)sut.evict("porep:StackedDrg3KiBV1"), input_error);
+    EXPECT_FALSE(sut.evict("porep:StackedDrg2KiBV1").was_loaded);
+    EXPECT_THROW((void)sut.get("nope:3"), input_error);
+}
+
+TEST_F(ParamsStore, ALoadRunsOutsideTheLockAndCallersOfTheSameSetWaitForIt) {
+    daemon::params_store sut(dir_);
+    const std::string shape = "mul:8192";  // about 0.2 s of setup here
+    std::atomic<bool> done{false};
+    daemon::params_store::lookup first, second;
+    std::thread loader([&] {
+        first = sut.get(shape);
+        done = true;
+    });
+    // The generation's lock file appears once the load is under way, outside the store's lock.
+    ASSERT_TRUE([&] {
+        for (int i = 0; i < 2000 && !fs::exists(dir_ / "mul_8192.lock"); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return fs::exists(dir_ / "mul_8192.lock");
+    }());
+    EXPECT_TRUE(sut.loaded().empty());  // answered while the set loads
+    EXPECT_FALSE(done.load()) << "the load ended before loaded() was asked: make the circuit larger";
+    second = sut.get(shape + "@2");  // waits for the same load
+    loader.join();
+    EXPECT_EQ(second.params, first.params);
+    EXPECT_FALSE(first.was_loaded);
+    EXPECT_FALSE(second.was_loaded);
+    EXPECT_GT(second.load_us, 0u);
+    ASSERT_EQ(sut.loaded().size(), 1u);
 }

@@ -28,7 +28,7 @@ std::vector<message> one_of_each() {
     proof.job_id = 0x1122334455667788ull;
     proof.partition = 9;
     for (std::size_t i = 0; i < proof.proof.size(); ++i) proof.proof[i] = std::byte(static_cast<std::uint8_t>(i * 3 + 1));
-    proof.timings = {11, 22, 33, 44, 55, 1, 2};
+    proof.timings = {11, 22, 33, 44, 55, 66, 1, 2};
 
     await_reply_msg done;
     done.job_id = 42;
@@ -37,6 +37,8 @@ std::vector<message> one_of_each() {
     done.partitions_total = 10;
     done.proof.assign(1920, std::byte{0xab});
     done.result_path = "/var/spool/cuzk/42.proof";
+    done.timings = {1, 2, 3, 4, 5};
+    done.was_running = true;
 
     return {
         job_msg{17, proof_kind::porep_c2, -3, 10, {1, 4, 9}, "/var/spool/cuzk/17.c1.json"},
@@ -47,14 +49,17 @@ std::vector<message> one_of_each() {
         cancel_msg{17},
         status_request_msg{},
         status_reply_msg{R"({"jobs":[],"slots":{"free":4}})"},
-        submit_msg{"req-\xc3\xa9-1", proof_kind::window_post, 100, c1_source::spool, "incoming/abc.json"},
-        submit_reply_msg{"req-1", 17, true},
-        await_msg{17, 30000},
+        submit_msg{"req-\xc3\xa9-1", std::string(64, 'f'), proof_kind::window_post, 100, c1_source::spool,
+                   "incoming/abc.json"},
+        submit_reply_msg{"req-1", 17, true, 3},
+        await_msg{17, 30000, true},
         done,
-        await_reply_msg{43, job_state::failed, 3, 10, {}, "", "partition 4: invalid witness"},
+        await_reply_msg{43, job_state::failed, 3, 10, {}, "", "partition 4: invalid witness", {}, false},
         error_reply_msg{error_code::queue_full, static_cast<std::uint8_t>(message_type::submit),
                         "128 jobs pending (max_pending_jobs); retry later"},
         stage_hello_msg{stage::gpud, 4242, 1767225600000ull},
+        params_request_msg{params_action::evict, "porep:StackedDrg32GiBV1_1"},
+        params_reply_msg{true, 1234, 1ull << 34},
     };
 }
 
@@ -81,12 +86,12 @@ TEST(Messages, EveryTypeSurvivesARoundTrip) {
         EXPECT_EQ(peek_type(as_span(frame)), static_cast<std::uint8_t>(type_of(original)));
         types.insert(type_of(original));
     }
-    EXPECT_EQ(types.size(), 13u) << "a message type lacks a round-trip case";
+    EXPECT_EQ(types.size(), 15u) << "a message type lacks a round-trip case";
 }
 
 TEST(Messages, FrameLayoutIsPinned) {
     const auto frame = encode(cancel_msg{0x0102030405060708ull});
-    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{2},    std::byte{5},
+    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{3},    std::byte{5},
                                           std::byte{8},   std::byte{0},   std::byte{0},    std::byte{0},
                                           std::byte{8},   std::byte{7},   std::byte{6},    std::byte{5},
                                           std::byte{4},   std::byte{3},   std::byte{2},    std::byte{1}};
@@ -95,7 +100,7 @@ TEST(Messages, FrameLayoutIsPinned) {
     // JOB: 8 header + 8 id + 1 kind + 4 priority + 4 count + 4 list length + 2*4 + 4 string length + 3 chars.
     EXPECT_EQ(encode(job_msg{1, proof_kind::porep_c2, 0, 2, {0, 1}, "abc"}).size(), 8u + 8 + 1 + 4 + 4 + 4 + 8 + 4 + 3);
     // A partition proof is a fixed-size frame: ids, 192 proof bytes, timings.
-    EXPECT_EQ(encode(partition_proof_msg{}).size(), 8u + 8 + 4 + 192 + 5 * 8 + 2 * 4);
+    EXPECT_EQ(encode(partition_proof_msg{}).size(), 8u + 8 + 4 + 192 + 6 * 8 + 2 * 4);
 }
 
 TEST(Messages, EveryTruncationIsRejected) {
@@ -120,7 +125,7 @@ TEST(Messages, EveryTruncationIsRejected) {
 }
 
 TEST(Messages, TruncatedFieldIsNamedWithItsOffset) {
-    auto frame = encode(submit_msg{"abc", proof_kind::porep_c2, 1, c1_source::path, "/x"});
+    auto frame = encode(submit_msg{"abc", "", proof_kind::porep_c2, 1, c1_source::path, "/x"});
     frame.resize(frame.size() - 1);
     const std::uint32_t payload = static_cast<std::uint32_t>(frame.size() - frame_header_bytes);
     std::memcpy(frame.data() + 4, &payload, 4);
@@ -153,7 +158,7 @@ TEST(Messages, WrongVersionMagicAndTypeAreRejected) {
     EXPECT_NE(decode_error(not_ours).find("magic"), std::string::npos);
     EXPECT_EQ(peek_type(as_span(not_ours)), 0);
 
-    for (std::uint8_t type : {0, 14, 200, 255}) {
+    for (std::uint8_t type : {0, 16, 200, 255}) {
         auto unknown = frame;
         unknown[3] = std::byte{type};
         EXPECT_NE(decode_error(unknown).find("unknown message type"), std::string::npos) << int(type);
@@ -240,7 +245,11 @@ TEST(Endpoints, RuntimeDirectoryHonoursTheEnvironmentAndIsPrivate) {
     ensure_runtime_dir(dir);
     struct stat info {};
     ASSERT_EQ(::stat(dir.c_str(), &info), 0);
-    EXPECT_EQ(info.st_mode & 0777, 0700u);
+    EXPECT_EQ(info.st_mode & 0777, 0750u);  // the group may reach the API socket; nobody else gets in
+    ::chmod(dir.c_str(), 0770);
+    ensure_runtime_dir(dir);  // group-writable: closed again
+    ASSERT_EQ(::stat(dir.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0750u);
     ::chmod(dir.c_str(), 0777);
     EXPECT_THROW(ensure_runtime_dir(dir), std::runtime_error);  // writable by others
     std::filesystem::remove_all(dir.parent_path());
@@ -281,7 +290,7 @@ TEST(MessageSocket, MessagesAndErrorRepliesTravelOverIpcSockets) {
             try {
                 const auto m = decode(in->body);
                 ASSERT_EQ(type_of(m), message_type::await);
-                reply = await_reply_msg{std::get<await_msg>(m).job_id, job_state::unknown, 0, 0, {}, "", "no such job"};
+                reply = await_reply_msg{std::get<await_msg>(m).job_id, job_state::unknown, 0, 0, {}, "", "no such job", {}, false};
             } catch (const protocol_error& e) {
                 reply = error_reply_msg{error_code::bad_request, 0, e.what()};
             }

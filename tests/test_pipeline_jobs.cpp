@@ -64,18 +64,18 @@ TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
     }
     // Well-formed but wrong: an input file that does not exist, a PoRep job whose file is not a C1, a bad
     // test job.
-    auto missing = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
+    auto missing = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
                                                           "/nonexistent/job.json"});
     ASSERT_TRUE(missing && std::holds_alternative<ipc::error_reply_msg>(*missing));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*missing).text.find("/nonexistent/job.json"), std::string::npos);
     const auto not_c1 = sut.write_job("mul:8", 1, 1);
-    auto porep = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::porep_c2, 0, ipc::c1_source::path, not_c1});
+    auto porep = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::porep_c2, 0, ipc::c1_source::path, not_c1});
     ASSERT_TRUE(porep && std::holds_alternative<ipc::error_reply_msg>(*porep));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*porep).text.find(not_c1), std::string::npos)
         << std::get<ipc::error_reply_msg>(*porep).text;
     const auto bad_job = (sut.dir() / "bad.json").string();
     std::ofstream(bad_job) << R"({"circuit": "nope:3", "partitions": 2})";
-    auto bad = sut.call("assemblerd", ipc::submit_msg{"", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path, bad_job});
+    auto bad = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path, bad_job});
     ASSERT_TRUE(bad && std::holds_alternative<ipc::error_reply_msg>(*bad));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*bad).text.find("circuit"), std::string::npos);
     auto unknown = sut.call("assemblerd", ipc::await_msg{987654, 0});

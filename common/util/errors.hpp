@@ -12,4 +12,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The service did not answer (not running, or busy): the CLI exits 3.
+class service_unavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 }  // namespace cuzk

@@ -23,6 +23,12 @@ std::string device_description(int device);
 void synchronize(int device);
 // Bytes of |device|'s memory free now (cudaMemGetInfo); throws cuda_error when it cannot be asked.
 size_t free_device_memory(int device);
+// |device|'s name ("NVIDIA H200") and memory (cudaGetDeviceProperties); throws cuda_error.
+struct device_identity {
+    std::string name;
+    size_t total_bytes = 0;
+};
+device_identity identify_device(int device);
 // Empty while |device|'s CUDA context works; else the sticky error that spoiled it ("cudaErrorIllegalAddress
 // (an illegal memory access was encountered)"): an illegal address, a launch failure, ... come back from every
 // later call on the context, so only a new process recovers. Clears the thread's last error first (one already

@@ -26,6 +26,12 @@ std::string device_description(int device) {
     return buf;
 }
 
+device_identity identify_device(int device) {
+    cudaDeviceProp p{};
+    CUDA_OK(cudaGetDeviceProperties(&p, device));
+    return {p.name, p.totalGlobalMem};
+}
+
 void synchronize(int device) {
     CUDA_OK(cudaSetDevice(device));
     CUDA_OK(cudaDeviceSynchronize());

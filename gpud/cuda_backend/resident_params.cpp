@@ -161,10 +161,31 @@ size_t cuda_backend::resident_bytes() const {
     return n;
 }
 
+void cuda_backend::drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it) {
+    params_pinned_bytes_ -= it->second->host_pinned_bytes();
+    resident_.erase(it);
+}
+
+void cuda_backend::forget(const groth16::parameters& params) {
+    try {
+        std::lock_guard lk(mu_);
+        auto it = resident_.find(&params);
+        if (it == resident_.end()) return;
+        const bool on_host = it->second->on_host();
+        const size_t bytes = it->second->bytes();
+        drop_resident(it);
+        spdlog::info("GPU {}: parameters' points freed ({:.2f} GiB {})", gpu_, double(bytes) / gib,
+                     on_host ? "of page-locked host memory" : "on the device");
+    } catch (const std::exception& e) {
+        // Not expected (freeing does not throw); the set stays listed and is dropped when its address is reused.
+        spdlog::error("GPU {}: freeing the parameters' points failed: {}", gpu_, e.what());
+    }
+}
+
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
     if (auto it = resident_.find(&params); it != resident_.end()) {
         if (it->second->matches(params)) return *it->second;
-        resident_.erase(it);  // a stale set at this address: free its device memory before the new upload
+        drop_resident(it);  // a stale set at this address: free its device memory before the new upload
     }
     const auto t0 = std::chrono::steady_clock::now();
     auto r = std::make_unique<resident_params>();
@@ -207,6 +228,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     else
         upload_points(*r, params, fit, t0);
     // Entered only once complete: an upload that throws (a full device, say) leaves nothing behind.
+    params_pinned_bytes_ += r->host_pinned_bytes();
     return *(resident_[&params] = std::move(r));
 }
 

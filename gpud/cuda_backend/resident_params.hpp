@@ -1,7 +1,8 @@
 // The points of one parameters object on the device (cuda_backend::resident_for): h, l, a, b_g1 back to back in
 // one G1 MSM context, so the four MSMs share one set of scratch buffers, and b_g2 in a G2 context when B_G2 is
 // on the GPU; or, where the device has no room for them, packed and page-locked in host memory and streamed to
-// the contexts in segments. One upload per parameters object, kept for the backend's life.
+// the contexts in segments. One upload per parameters object, kept until the object is forgotten (gpud: freed
+// after an evict) or another object turns up at its address.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +46,9 @@ struct cuda_backend::resident_params {
     }
     bool matches(const groth16::parameters& p) const {
         return same(h, p.h) && same(l, p.l) && same(a, p.a) && same(b_g1, p.b_g1) && (!g2 || same(b_g2, p.b_g2));
+    }
+    size_t host_pinned_bytes() const {
+        return (pin_g1.pinned() ? pin_g1.bytes() : 0) + (pin_g2.pinned() ? pin_g2.bytes() : 0);
     }
     size_t bytes() const {
         return (h.size + l.size + a.size + b_g1.size) * 2 * sizeof(ff::fp_t) +

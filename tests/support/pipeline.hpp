@@ -86,6 +86,8 @@ public:
 dir = "{0}/rt"
 spool_dir = "{0}/spool"
 log_level = "info"
+[metrics]
+listen = ""
 [ring]
 name = "cuzk-test-ring-{1}"
 slots = {2}
@@ -251,7 +253,7 @@ lock_name = "{8}"
     // SUBMIT; returns the reply (submit_reply or error_reply).
     ipc::message submit(const std::string& circuit, std::uint32_t partitions, std::uint64_t seed,
                         const std::string& request_id = "", std::int32_t priority = 0) {
-        ipc::submit_msg m{request_id, ipc::proof_kind::test_circuit, priority, ipc::c1_source::path,
+        ipc::submit_msg m{request_id, "", ipc::proof_kind::test_circuit, priority, ipc::c1_source::path,
                           write_job(circuit, partitions, seed)};
         auto r = call("assemblerd", m);
         EXPECT_TRUE(r.has_value()) << "no reply to SUBMIT";
@@ -271,7 +273,7 @@ lock_name = "{8}"
         while (std::chrono::steady_clock::now() < deadline) {
             std::optional<ipc::message> r;
             try {
-                r = call("assemblerd", ipc::await_msg{job, 500}, 3s);
+                r = call("assemblerd", ipc::await_msg{job, 500, true}, 3s);
             } catch (const std::exception&) {
             }
             if (r) {

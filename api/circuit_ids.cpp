@@ -1,0 +1,69 @@
+#include "api/circuit_ids.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "api/api_error.hpp"
+#include "common/circuits/registry.hpp"
+#include "common/porep/registered_proof.hpp"
+
+namespace cuzk::api {
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 5> porep_ids{{
+    {"porep-2k", "2KiB"}, {"porep-8m", "8MiB"}, {"porep-512m", "512MiB"}, {"porep-32g", "32GiB"}, {"porep-64g", "64GiB"}}};
+
+constexpr std::array<std::string_view, 4> not_proved_yet{"wpost-32g", "winning-32g", "snap-32g", "snap-64g"};
+
+std::string known_ids() {
+    std::string out;
+    for (const auto& [id, size] : porep_ids) out += std::string(out.empty() ? "" : ", ") + std::string(id);
+    return out;
+}
+
+}  // namespace
+
+std::string circuit_spec_of(const std::string& id) {
+    for (const auto& [name, size] : porep_ids)
+        if (id == name) return fmt::format("porep:StackedDrg{}V1_1", size);
+    for (const auto name : not_proved_yet)
+        if (id == name)
+            throw api_error(grpc::StatusCode::UNIMPLEMENTED,
+                            fmt::format("circuit_id '{}': that proof is not proved by this service yet ({} are)", id,
+                                        known_ids()));
+    if (id.starts_with("porep:")) {
+        try {
+            (void)porep::registered_proof_by_name(id.substr(6));
+            return id;
+        } catch (const std::exception& e) {
+            throw api_error(grpc::StatusCode::INVALID_ARGUMENT, fmt::format("circuit_id '{}': {}", id, e.what()));
+        }
+    }
+    if (!id.empty() && id.find('@') == std::string::npos) {
+        try {
+            (void)circuits::make_circuit(id);
+            return id;
+        } catch (const std::exception&) {
+            // not a test circuit either: the error below names the ids
+        }
+    }
+    throw api_error(grpc::StatusCode::INVALID_ARGUMENT,
+                    fmt::format("circuit_id '{}' is not a parameter set this service knows ({}; or a circuit spec "
+                                "such as porep:StackedDrg2KiBV1 or the test circuit mul:64)",
+                                id, known_ids()));
+}
+
+std::string circuit_id_of(const std::string& spec) {
+    for (const auto& [name, size] : porep_ids)
+        for (const auto* version : {"V1", "V1_1"})
+            if (spec == fmt::format("porep:StackedDrg{}{}", size, version)) return std::string(name);
+    return spec;
+}
+
+std::string proof_kind_of(const std::string& spec) { return spec.starts_with("porep:") ? "porep-c2" : "test-circuit"; }
+
+}  // namespace cuzk::api

@@ -1,0 +1,141 @@
+#include "api/submission.hpp"
+
+#include <fmt/format.h>
+
+#include "api/api_error.hpp"
+#include "common/c1/seal_commit_phase1.hpp"
+#include "common/porep/c1_witness.hpp"
+#include "common/porep/public_inputs.hpp"
+#include "common/porep/registered_proof.hpp"
+#include "common/util/errors.hpp"
+#include "daemon/request_digest.hpp"
+#include "daemon/test_job_input.hpp"
+
+namespace cuzk::api {
+
+namespace {
+
+using v1::ProofKind;
+
+[[noreturn]] void invalid(const std::string& message) { throw api_error(grpc::StatusCode::INVALID_ARGUMENT, message); }
+
+// Go abi RegisteredSealProof 0..9 are rust-fil-proofs' ids 0..9 (StackedDrg*V1, then *V1_1). Later Go numbers
+// (synthetic and non-interactive PoRep) are not taken: their numbering was not checked against Go's.
+const porep::registered_proof& seal_proof_of(std::uint64_t number) {
+    if (number > 9)
+        invalid(fmt::format("registered_proof {} is not a RegisteredSealProof this service proves (0..4: "
+                            "StackedDrg{{2KiB,8MiB,512MiB,32GiB,64GiB}}V1, 5..9: the same V1_1)",
+                            number));
+    return porep::registered_proof_by_id(number);
+}
+
+void check_porep(const v1::SubmitProofRequest& r) {
+    const auto& proof = seal_proof_of(r.registered_proof());
+    if (r.sector_size() != 0 && r.sector_size() != proof.sector_size)
+        invalid(fmt::format("sector_size {} does not match registered_proof {} ({}: {} bytes)", r.sector_size(),
+                            r.registered_proof(), proof.name, proof.sector_size));
+    if (r.vanilla_proof().empty()) invalid("vanilla_proof is empty: PoRep needs Curio's C1 wrapper JSON there");
+    c1::seal_commit_phase1_output c1;
+    try {
+        c1 = c1::parse_c1_json(r.vanilla_proof(), "vanilla_proof");
+    } catch (const input_error& e) {
+        invalid(e.what());
+    }
+    if (c1.registered_proof != proof.name)
+        invalid(fmt::format("vanilla_proof holds a C1 of {}, but registered_proof {} is {}", c1.registered_proof,
+                            r.registered_proof(), proof.name));
+    if (r.miner_id() == 0) return;
+    porep::seal_public_inputs in;
+    try {
+        in = porep::public_inputs_of(c1);
+    } catch (const input_error& e) {
+        invalid(fmt::format("vanilla_proof: {}", e.what()));
+    }
+    const auto replica = porep::generate_replica_id(prover_id_of(r.miner_id()), r.sector_number(), c1.ticket, c1.comm_d,
+                                                    proof.porep_id());
+    if (!(replica == in.replica_id))
+        invalid(fmt::format("miner_id {} and sector_number {} do not match the C1 in vanilla_proof: its replica id "
+                            "was sealed by another prover or for another sector",
+                            r.miner_id(), r.sector_number()));
+}
+
+std::string digest_of(const v1::SubmitProofRequest& r) {
+    daemon::request_digest d;
+    d.add(static_cast<std::uint64_t>(r.proof_kind()))
+        .add(r.sector_size())
+        .add(r.registered_proof())
+        .add(static_cast<std::uint64_t>(r.priority()))
+        .add(r.vanilla_proof())
+        .add(static_cast<std::uint64_t>(r.vanilla_proofs_size()));
+    for (const auto& v : r.vanilla_proofs()) d.add(v);
+    d.add(r.sector_number()).add(r.miner_id()).add(r.randomness()).add(std::uint64_t{r.partition_index()});
+    d.add(r.comm_r_old()).add(r.comm_r_new()).add(r.comm_d_new());
+    return d.hex();
+}
+
+}  // namespace
+
+std::string kind_name(int kind) {
+    if (kind == test_circuit_kind) return fmt::format("{} (the built-in test circuits)", kind);
+    if (v1::ProofKind_IsValid(kind)) return fmt::format("{} ({})", v1::ProofKind_Name(static_cast<ProofKind>(kind)), kind);
+    return fmt::format("{} (unknown)", kind);
+}
+
+std::int32_t internal_priority(v1::Priority p, v1::ProofKind kind) {
+    if (p == v1::PRIORITY_UNSPECIFIED) {
+        p = kind == v1::WINNING_POST ? v1::CRITICAL : kind == v1::WINDOW_POST_PARTITION ? v1::HIGH : v1::NORMAL;
+    }
+    return (static_cast<std::int32_t>(p) - static_cast<std::int32_t>(v1::NORMAL)) * 100;
+}
+
+std::array<std::uint8_t, 32> prover_id_of(std::uint64_t miner_id) {
+    std::array<std::uint8_t, 32> out{};
+    std::size_t i = 0;
+    do {
+        auto byte = static_cast<std::uint8_t>(miner_id & 0x7f);
+        miner_id >>= 7;
+        if (miner_id) byte |= 0x80;
+        out[i++] = byte;
+    } while (miner_id);
+    return out;
+}
+
+submission check_submission(const v1::SubmitProofRequest& r) {
+    const int kind = r.proof_kind();
+    if (!v1::Priority_IsValid(r.priority()))
+        invalid(fmt::format("priority {} is not a Priority (0 UNSPECIFIED, 1 LOW .. 4 CRITICAL)", r.priority()));
+    submission s;
+    s.request_id = r.request_id();
+    if (s.request_id.size() > 256) invalid(fmt::format("request_id is {} bytes; at most 256", s.request_id.size()));
+    switch (kind) {
+        case v1::POREP_SEAL_COMMIT:
+            check_porep(r);
+            s.kind = ipc::proof_kind::porep_c2;
+            s.payload = r.vanilla_proof();
+            break;
+        case v1::SNAP_DEALS_UPDATE:
+        case v1::WINDOW_POST_PARTITION:
+        case v1::WINNING_POST:
+            throw api_error(grpc::StatusCode::UNIMPLEMENTED,
+                            fmt::format("proof_kind {} is not proved by this service yet (POREP_SEAL_COMMIT is)",
+                                        kind_name(kind)));
+        case test_circuit_kind:
+            try {
+                (void)daemon::parse_test_job_input(r.vanilla_proof(), "vanilla_proof");
+            } catch (const input_error& e) {
+                invalid(e.what());
+            }
+            s.kind = ipc::proof_kind::test_circuit;
+            s.payload = r.vanilla_proof();
+            break;
+        default:
+            invalid(fmt::format("proof_kind {} is not one this service takes (1 POREP_SEAL_COMMIT; 2..4 are not "
+                                "proved yet)",
+                                kind_name(kind)));
+    }
+    s.priority = internal_priority(r.priority(), static_cast<v1::ProofKind>(kind));
+    s.digest = digest_of(r);
+    return s;
+}
+
+}  // namespace cuzk::api

@@ -1,0 +1,23 @@
+// The status of the whole service: each daemon's own status JSON, asked over its control socket.
+//   {"assemblerd": ..., "synthd": ..., "gpud": ..., "gpuds": [...]}
+// null for a daemon that does not answer. One gpud runs per GPU: "gpuds" holds every one that answers, by GPU,
+// and "gpud" the first of them. What `cuzk status` prints, the API's GetStatus reads and /status serves.
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "daemon/config.hpp"
+
+namespace cuzk::daemon {
+
+struct service_status {
+    nlohmann::json json;
+    int answered = 0;  // daemons that answered
+};
+
+// Asks every daemon of |c|'s runtime directory, each within |timeout|. A daemon without a socket file is not
+// running (not waited for).
+service_status collect_service_status(const config& c, std::chrono::milliseconds timeout);
+
+}  // namespace cuzk::daemon

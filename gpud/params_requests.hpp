@@ -1,0 +1,56 @@
+// PARAMS_REQUEST on gpud's socket. A preload loads on a thread of its own (a published 32 GiB set takes minutes,
+// while the loop goes on answering STATUS_REQUEST and sending proofs); its reply waits in a queue that the loop
+// sends from. An evict is answered at once; the store's reference is dropped on a thread too, since the last
+// reference frees the backend's device copy and tens of GiB of host memory (the memory goes with the last
+// partition proving with the set, if any is).
+// A spec that names no circuit, or a PoRep set whose files are missing, is an ERROR_REPLY bad_request naming
+// what was looked for; any other failure of a load is internal.
+#pragma once
+
+#include <atomic>
+#include <list>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include "daemon/params_store.hpp"
+#include "daemon/request_router.hpp"
+#include "ipc/messages.hpp"
+
+namespace cuzk::gpud {
+
+class params_requests {
+public:
+    explicit params_requests(daemon::params_store& store) : store_(store) {}
+    ~params_requests() { join_all(); }
+    params_requests(const params_requests&) = delete;
+    params_requests& operator=(const params_requests&) = delete;
+
+    // Loop thread: an evict is answered through |router| now, a preload started.
+    void take(std::vector<zmq::message_t> envelope, const ipc::params_request_msg& m, daemon::request_router& router);
+    // Loop thread: the replies of the preloads done since, sent; their threads joined.
+    void send_done(daemon::request_router& router);
+    // Waits for every thread (at shutdown: a preload under way is waited for, as a worker's load is).
+    void join_all();
+
+private:
+    struct task {
+        std::thread thread;
+        std::atomic<bool> done{false};
+    };
+    struct reply {
+        std::vector<zmq::message_t> envelope;
+        ipc::message body;
+    };
+    template <class F>
+    void spawn(F&& body);
+
+    daemon::params_store& store_;
+    std::list<task> tasks_;  // loop thread only
+    std::mutex replies_mutex_;
+    std::vector<reply> replies_;  // preloads done, not yet sent
+};
+
+}  // namespace cuzk::gpud
