@@ -32,7 +32,7 @@ void add_await_command(CLI::App& app, action& run) {
         unsigned timeout_s = 0;
     };
     auto opt = std::make_shared<options>();
-    auto* cmd = app.add_subcommand("await", "Wait for a job and fetch its proof");
+    auto* cmd = app.add_subcommand("await", "Wait for a job; with --out, fetch its proof");
     opt->service.add_to(*cmd);
     cmd->add_option("job", opt->job, "job id (from `cuzk submit`)")->required();
     cmd->add_option("--out", opt->out, "write the proof here");

@@ -52,9 +52,24 @@ TEST(PipelineCli, UpProveStatusCancelDown) {
     auto submit = cuzk_cli(sut, "submit " + cfg + " --circuit mul:128 --partitions 2 --seed 9");
     ASSERT_EQ(submit.code, 0) << submit.out;
     const std::string id = submit.out.substr(0, submit.out.find('\n'));
+    // Waiting without --out, and cancelling a job that has ended, do not deliver its proof: the result keeps
+    // its full time to live. Only a fetch of the proof bytes marks it fetched.
+    const auto fetched = [&] {
+        const auto s = nlohmann::json::parse(cuzk_cli(sut, "status " + cfg).out);
+        for (const auto& job : s["assemblerd"]["jobs"])
+            if (std::to_string(job["job"].get<std::uint64_t>()) == id) return job.value("fetched", false);
+        ADD_FAILURE() << "job " << id << " not in the status";
+        return false;
+    };
+    auto wait_only = cuzk_cli(sut, "await " + cfg + " " + id);
+    ASSERT_EQ(wait_only.code, 0) << wait_only.out;
+    EXPECT_FALSE(fetched());
+    EXPECT_EQ(cuzk_cli(sut, "cancel " + cfg + " " + id).code, 0);
+    EXPECT_FALSE(fetched());
     auto await = cuzk_cli(sut, "await " + cfg + " " + id + " --out " + proof);
     ASSERT_EQ(await.code, 0) << await.out;
     EXPECT_EQ(std::filesystem::file_size(proof), 2 * ipc::partition_proof_bytes);
+    EXPECT_TRUE(fetched());
 
     auto status = cuzk_cli(sut, "status " + cfg);
     ASSERT_EQ(status.code, 0) << status.out;
