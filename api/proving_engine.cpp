@@ -90,13 +90,6 @@ void fill_result(const ipc::await_reply_msg& r, v1::AwaitProofResponse& out) {
     out.set_total_ms(r.timings.total_ms);
 }
 
-template <class T>
-T value_or(const nlohmann::json& j, const char* key, T fallback) {
-    if (!j.is_object()) return fallback;
-    const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? fallback : it->get<T>();
-}
-
 }  // namespace
 
 proving_engine::proving_engine(const daemon::config& c, std::function<std::string()> metrics_text,
@@ -244,31 +237,31 @@ grpc::Status proving_engine::GetStatus(grpc::ServerContext* ctx, const v1::GetSt
         for (const auto& [kind, n] : failed_by_kind.items()) failed += n.get<std::uint64_t>();
         out->set_total_proofs_completed(completed);
         out->set_total_proofs_failed(failed);
-        out->set_uptime_seconds(value_or<std::uint64_t>(a, "uptime_s", 0));
+        out->set_uptime_seconds(daemon::status_value<std::uint64_t>(a, "uptime_s", 0));
         std::uint64_t pinned = 0, pinned_limit = 0;
         for (const auto& g : status.json["gpuds"]) {
             const auto& device = g.contains("device") ? g["device"] : nlohmann::json();
             for (const auto& w : g.value("workers", nlohmann::json::array())) {
                 auto* e = out->add_gpus();
-                e->set_ordinal(value_or<std::uint32_t>(g, "gpu", 0));
-                e->set_name(value_or<std::string>(device, "name", "CPU backend (no GPU)"));
-                e->set_vram_total_bytes(value_or<std::uint64_t>(device, "total_bytes", 0));
-                e->set_vram_free_bytes(value_or<std::uint64_t>(device, "free_bytes", 0));
+                e->set_ordinal(daemon::status_value<std::uint32_t>(g, "gpu", 0));
+                e->set_name(daemon::status_value<std::string>(device, "name", "CPU backend (no GPU)"));
+                e->set_vram_total_bytes(daemon::status_value<std::uint64_t>(device, "total_bytes", 0));
+                e->set_vram_free_bytes(daemon::status_value<std::uint64_t>(device, "free_bytes", 0));
                 if (w.contains("job")) {
                     e->set_current_job_id(std::to_string(w["job"].get<std::uint64_t>()));
-                    e->set_current_proof_kind(proof_kind_of(value_or<std::string>(w, "circuit", "")));
+                    e->set_current_proof_kind(proof_kind_of(daemon::status_value<std::string>(w, "circuit", "")));
                 }
             }
             for (const auto& p : g.value("params", nlohmann::json::array())) {
                 auto* e = out->add_loaded_srs();
-                e->set_circuit_id(circuit_id_of(value_or<std::string>(p, "circuit", "")));
+                e->set_circuit_id(circuit_id_of(daemon::status_value<std::string>(p, "circuit", "")));
                 e->set_tier(v1::SRSStatus::HOT);
-                e->set_size_bytes(value_or<std::uint64_t>(p, "bytes", 0));
-                e->set_ref_count(value_or<std::uint32_t>(p, "users", 0));
+                e->set_size_bytes(daemon::status_value<std::uint64_t>(p, "bytes", 0));
+                e->set_ref_count(daemon::status_value<std::uint32_t>(p, "users", 0));
             }
             const auto& pin = g.contains("pinned") ? g["pinned"] : nlohmann::json();
-            pinned += value_or<std::uint64_t>(pin, "bytes", 0);
-            pinned_limit += value_or<std::uint64_t>(pin, "limit_bytes", 0);
+            pinned += daemon::status_value<std::uint64_t>(pin, "bytes", 0);
+            pinned_limit += daemon::status_value<std::uint64_t>(pin, "limit_bytes", 0);
         }
         out->set_pinned_memory_bytes(pinned);
         out->set_pinned_memory_limit_bytes(pinned_limit);

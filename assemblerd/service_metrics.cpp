@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "daemon/service_status.hpp"
 #include "ipc/clock.hpp"
 
 namespace cuzk::assemblerd {
@@ -29,13 +30,6 @@ std::string priority_label(std::int64_t p) {
     if (p >= 100) return "high";
     if (p >= 0) return "normal";
     return "low";
-}
-
-template <class T>
-T value_or(const nlohmann::json& j, const char* key, T fallback) {
-    if (!j.is_object()) return fallback;
-    const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? fallback : it->get<T>();
 }
 
 }  // namespace
@@ -117,18 +111,18 @@ std::string service_metrics::render(const nlohmann::json& status) {
     std::map<metrics::label_values, double> queues;
     if (const auto& a = status["assemblerd"]; a.is_object())
         for (const auto& j : a.value("jobs", nlohmann::json::array())) {
-            const auto state = value_or<std::string>(j, "state", "");
+            const auto state = daemon::status_value<std::string>(j, "state", "");
             if (state != "queued" && state != "running") continue;
-            auto kind = value_or<std::string>(j, "kind", "unknown");
+            auto kind = daemon::status_value<std::string>(j, "kind", "unknown");
             for (auto& c : kind)
                 if (c == '-') c = '_';
-            queues[{kind, priority_label(value_or<std::int64_t>(j, "priority", 0)), state}] += 1;
+            queues[{kind, priority_label(daemon::status_value<std::int64_t>(j, "priority", 0)), state}] += 1;
         }
     queue_depth_.replace({queues.begin(), queues.end()});
 
     if (const auto& s = status["synthd"]; s.is_object()) {
-        synthd_memory_.set({}, value_or<double>(s, "memory_held_bytes", 0));
-        synthd_budget_.set({}, value_or<double>(s, "memory_budget_bytes", 0));
+        synthd_memory_.set({}, daemon::status_value<double>(s, "memory_held_bytes", 0));
+        synthd_budget_.set({}, daemon::status_value<double>(s, "memory_budget_bytes", 0));
     } else {
         synthd_memory_.reset();
         synthd_budget_.reset();
@@ -138,15 +132,15 @@ std::string service_metrics::render(const nlohmann::json& status) {
     std::vector<std::pair<metrics::label_values, double>> sets, bytes;
     bool ring_seen = false;
     for (const auto& g : status["gpuds"]) {
-        const auto gpu = std::to_string(value_or<int>(g, "gpu", 0));
+        const auto gpu = std::to_string(daemon::status_value<int>(g, "gpu", 0));
         if (!ring_seen) {
-            for (const auto& s : g.value("slots", nlohmann::json::array())) slots[{value_or<std::string>(s, "state", "")}] += 1;
+            for (const auto& s : g.value("slots", nlohmann::json::array())) slots[{daemon::status_value<std::string>(s, "state", "")}] += 1;
             ring_seen = true;
         }
         const auto params = g.value("params", nlohmann::json::array());
         sets.push_back({{gpu}, static_cast<double>(params.size())});
         for (const auto& p : params)
-            bytes.push_back({{gpu, value_or<std::string>(p, "circuit", "")}, value_or<double>(p, "bytes", 0)});
+            bytes.push_back({{gpu, daemon::status_value<std::string>(p, "circuit", "")}, daemon::status_value<double>(p, "bytes", 0)});
     }
     ring_slots_.replace({slots.begin(), slots.end()});
     params_sets_.replace(sets);

@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
+#include "cli/seal_test.hpp"
 #include "common/c1/seal_commit_phase1.hpp"
 #include "common/porep/c1_witness.hpp"
 #include "common/porep/native_seal.hpp"
@@ -25,12 +26,6 @@
 namespace cuzk::cli {
 
 namespace {
-
-struct seal_test_options {
-    std::string registered_proof, out, seed, ticket, prover_id, rng = "cuzk";
-    uint64_t sector_id = 1;
-    bool synthetic = false;
-};
 
 std::array<uint8_t, 32> bytes_of(const ff::fr_t& x) {
     std::array<uint8_t, 32> b{};
@@ -58,9 +53,10 @@ int write_synthetic(const porep::registered_proof& proof, const seal_test_option
     return exit_ok;
 }
 
-int run_seal_test(const seal_test_options& o) {
+}  // namespace
+
+nlohmann::ordered_json seal_test_sector(const seal_test_options& o) {
     const porep::registered_proof& proof = porep::registered_proof_by_name(o.registered_proof);
-    if (o.synthetic) return write_synthetic(proof, o);
     if (proof.nodes > porep::MAX_SAMPLE_NODES)
         throw input_error("--registered-proof: " + std::string(proof.name) +
                           " is too large to seal in memory; seal-test seals up to 8 MiB");
@@ -104,8 +100,18 @@ int run_seal_test(const seal_test_options& o) {
     const std::string seal_text = seal.dump(2) + "\n";
     write_file_atomically(std::filesystem::path(o.out) / "seal.json",
                           std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(seal_text.data()), seal_text.size()));
-    std::printf("%s", seal_text.c_str());
-    std::fprintf(stderr, "wrote %s (%zu bytes) and seal.json\n", c1_path.string().c_str(), json.size());
+    return seal;
+}
+
+namespace {
+
+int run_seal_test(const seal_test_options& o) {
+    if (o.synthetic) return write_synthetic(porep::registered_proof_by_name(o.registered_proof), o);
+    const auto seal = seal_test_sector(o);
+    const auto c1_path = std::filesystem::path(o.out) / "c1.json";
+    std::printf("%s\n", seal.dump(2).c_str());
+    std::fprintf(stderr, "wrote %s (%ju bytes) and seal.json\n", c1_path.string().c_str(),
+                 static_cast<std::uintmax_t>(std::filesystem::file_size(c1_path)));
     return exit_ok;
 }
 

@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
+#include "cli/verify_seal.hpp"
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/groth16/verifier.hpp"
@@ -19,14 +20,7 @@
 
 namespace cuzk::cli {
 
-namespace {
-
-struct verify_seal_options {
-    std::string vk, registered_proof, prover_id, ticket, seed, comm_r, comm_d, proof;
-    uint64_t sector_id = 0;
-};
-
-int run_verify_seal(const verify_seal_options& o) {
+bool verify_seal(const verify_seal_options& o) {
     const porep::registered_proof& proof = porep::registered_proof_by_name(o.registered_proof);
     const auto prover_id = parse_hex32("--prover-id", o.prover_id);
     const auto ticket = parse_hex32("--ticket", o.ticket);
@@ -62,6 +56,13 @@ int run_verify_seal(const verify_seal_options& o) {
     bool valid = true;
     for (unsigned k = 0; k < proof.partitions && valid; ++k)
         valid = groth16::verify_proof(pvk, proofs[k], porep::generate_public_inputs(proof, graph, pub, k));
+    return valid;
+}
+
+namespace {
+
+int run_verify_seal(const verify_seal_options& o) {
+    const bool valid = verify_seal(o);
     std::printf("%s\n", valid ? "valid" : "invalid");
     return valid ? exit_ok : exit_negative;
 }

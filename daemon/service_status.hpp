@@ -16,6 +16,15 @@ struct service_status {
     int answered = 0;  // daemons that answered
 };
 
+// A field of a daemon's status JSON: |fallback| where the object, or the key, is missing or null (a daemon that
+// did not answer, or an older one without the field).
+template <class T>
+T status_value(const nlohmann::json& j, const char* key, T fallback) {
+    if (!j.is_object()) return fallback;
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
 // Asks every daemon of |c|'s runtime directory, each within |timeout|. A daemon without a socket file is not
 // running (not waited for).
 service_status collect_service_status(const config& c, std::chrono::milliseconds timeout);
