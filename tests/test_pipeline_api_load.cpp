@@ -1,8 +1,13 @@
 // The load check of the API: 50 concurrent Prove calls (each its own request, a small test circuit) through the
 // daemons on the CPU backend: every call completes, no job or proof is handed to two calls, and the latency
-// percentiles are printed (BENCHMARKS.md keeps the figures of `cuzk api load`).
+// percentiles are printed (BENCHMARKS.md keeps the figures of `cuzk api load`). Then the service's metrics,
+// read through the API as a scraper would, parse with Prometheus' own parser and count those 50 proofs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "support/pipeline.hpp"
@@ -10,14 +15,47 @@
 
 using cuzk::test::pipeline;
 
+namespace {
+
+// Debian's python3-prometheus-client is for the system interpreter; a python3 earlier in PATH may lack it.
+std::string python_with_prometheus_client() {
+    for (const char* python : {"/usr/bin/python3", "python3"})
+        if (cuzk::test::run_command(std::string(python) + " -c 'import prometheus_client'").exit_code == 0) return python;
+    return "";
+}
+
+}  // namespace
+
 TEST(PipelineApiLoad, FiftyConcurrentProveCallsAllCompleteOnce) {
     pipeline sut({.synth_threads = 2, .gpud_workers = 2, .gpud_backend = "cpu"});
     sut.start_all();
-    const auto r = cuzk::test::run_cuzk("api load --config " + (sut.dir() / "cuzk.toml").string() +
-                                        " --calls 50 --circuit mul:64");
+    const std::string cfg = " --config " + (sut.dir() / "cuzk.toml").string();
+    const auto r = cuzk::test::run_cuzk("api load" + cfg + " --calls 50 --circuit mul:64");
     std::printf("%s", r.output.c_str());
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("50 completed, 50 distinct jobs, 50 distinct proofs, 0 failed"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("latency ms: p50"), std::string::npos) << r.output;
+
+    const auto python = python_with_prometheus_client();
+    if (python.empty()) GTEST_SKIP() << "no python3 can import prometheus_client (Debian python3-prometheus-client)";
+    const auto metrics = cuzk::test::run_command(std::string(CUZK_CLI_PATH) + " api metrics" + cfg, false);
+    ASSERT_EQ(metrics.exit_code, 0) << metrics.output;
+    const auto text = sut.dir() / "metrics.txt";
+    std::ofstream(text) << metrics.output;
+    const auto script = sut.dir() / "parse.py";
+    std::ofstream(script) << R"(import sys
+from prometheus_client.parser import text_string_to_metric_families
+samples = {}
+for family in text_string_to_metric_families(open(sys.argv[1]).read()):
+    for s in family.samples:
+        samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
+completed = samples[("cuzk_proofs_completed_total", (("proof_kind", "test_circuit"),))]
+proved = samples[("cuzk_cuda_lock_hold_seconds_count", ())]
+slots = sum(v for (name, labels), v in samples.items() if name == "cuzk_ring_slots")
+print(f"completed={completed:g} partitions={proved:g} slots={slots:g}")
+)";
+    const auto parsed = cuzk::test::run_command(python + " " + script.string() + " " + text.string());
+    ASSERT_EQ(parsed.exit_code, 0) << parsed.output << metrics.output;
+    EXPECT_NE(parsed.output.find("completed=50 partitions=50 slots=4"), std::string::npos) << parsed.output;
 }
