@@ -43,7 +43,11 @@ ipc::await_reply_msg waiting_clients::reply_for(job& j, bool fetch) {
     const auto end = j.terminal() ? j.finished_ms : now;
     const auto since_created = [&](std::uint64_t t) { return t > j.created_ms ? t - j.created_ms : 0; };
     const auto& m = j.measured;
-    r.timings.queue_wait_ms = since_created(m.first_dispatch_ms ? m.first_dispatch_ms : end);
+    // A job that ended with nothing dispatched in this process (recovered from the journal, or cancelled while
+    // queued) reports no queue wait rather than its whole life as one.
+    r.timings.queue_wait_ms = m.first_dispatch_ms ? since_created(m.first_dispatch_ms)
+                              : j.terminal()      ? 0
+                                                  : since_created(now);
     r.timings.params_load_ms = m.params_load_us / 1000;
     r.timings.synthesis_ms = m.synth_us / 1000;
     r.timings.gpu_ms = m.gpu_us / 1000;
