@@ -147,8 +147,8 @@ std::string peer_ip(std::string_view peer) {
         if (peer.starts_with("%5B") || peer.starts_with("[")) {
             const bool escaped = peer.starts_with("%5B");
             peer.remove_prefix(escaped ? 3 : 1);
-            const auto close = peer.find(escaped ? "%5D" : "]");
-            return std::string(peer.substr(0, close));
+            const auto host = peer.substr(0, peer.find(escaped ? "%5D" : "]"));
+            return std::string(host.substr(0, host.find('%')));  // a link-local address without its zone ("%25<if>")
         }
         return std::string(peer.substr(0, peer.rfind(':')));
     }

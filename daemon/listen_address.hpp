@@ -41,7 +41,8 @@ private:
     std::vector<network> networks_;
 };
 
-// The IP address of a gRPC peer ("ipv4:10.1.2.3:5555", "ipv6:[::1]:5555"); empty for a Unix socket peer.
+// The IP address of a gRPC peer ("ipv4:10.1.2.3:5555", "ipv6:[::1]:5555"; a link-local one without its zone);
+// empty for a Unix socket peer.
 std::string peer_ip(std::string_view grpc_peer);
 
 }  // namespace cuzk::daemon

@@ -151,3 +151,57 @@ TEST(DaemonConfig, MistakesNameFileLineAndKey) {
     EXPECT_NE(error_of("[ring\n").find(":1:"), std::string::npos) << error_of("[ring\n");
     EXPECT_NE(error_of("verify = true\n").find("top-level key 'verify'"), std::string::npos);
 }
+
+// [api]: a TCP listen address other than loopback needs allow_from (the client networks); TLS takes a certificate
+// and its key together, client certificates need TLS; [metrics] serves HTTP over TCP only.
+TEST(DaemonConfig, ApiListenBeyondLoopbackNeedsAllowFrom) {
+    const auto open = error_of("[api]\nlisten = \"0.0.0.0:9820\"\n");
+    EXPECT_NE(open.find("[api] listen = \"0.0.0.0:9820\" is reachable from other hosts: set [api] allow_from"),
+              std::string::npos)
+        << open;
+    const auto v6 = error_of("[api]\nlisten = \"[::]:9820\"\n");
+    EXPECT_NE(v6.find("set [api] allow_from"), std::string::npos) << v6;
+
+    const auto allowed = parsed("[api]\nlisten = \"0.0.0.0:9820\"\nallow_from = \"10.0.0.0/8, fd00::/8\"\n");
+    EXPECT_EQ(allowed.api.listen, "0.0.0.0:9820");
+    EXPECT_EQ(allowed.api.allow_from, "10.0.0.0/8, fd00::/8");
+    for (const std::string loopback : {"127.0.0.1:9820", "[::1]:9820", "localhost:9820", "unix:///run/cuzk/api.sock"})
+        EXPECT_EQ(error_of("[api]\nlisten = \"" + loopback + "\"\n"), "") << loopback;
+    auto defaults = daemon::load_config_or_defaults(std::nullopt);
+    defaults.runtime.dir = "/tmp/cuzk-x";
+    EXPECT_EQ(defaults.api_listen(), "unix:///tmp/cuzk-x/cuzk.sock");
+
+    const auto host = error_of("[api]\nlisten = \"example.com:9820\"\n");
+    EXPECT_NE(host.find("[api] listen = \"example.com:9820\": 'example.com' is not an IP address"), std::string::npos)
+        << host;
+}
+
+TEST(DaemonConfig, ABadAllowFromIsNamed) {
+    const auto with_listen = error_of("[api]\nlisten = \"0.0.0.0:9820\"\nallow_from = \"10.0.0.0/33\"\n");
+    EXPECT_NE(with_listen.find("[api] allow_from: '10.0.0.0/33' has a bad prefix length (0..32)"), std::string::npos)
+        << with_listen;
+    const auto alone = error_of("[api]\nallow_from = \"10.0.0.0/8, lan\"\n");
+    EXPECT_NE(alone.find("[api] allow_from: 'lan' is not an IP address or CIDR network"), std::string::npos) << alone;
+}
+
+TEST(DaemonConfig, TlsTakesCertificateAndKeyTogetherAndClientCaNeedsTls) {
+    const auto cert_only = error_of("[api]\ntls_cert = \"/etc/cuzk/api.crt\"\n");
+    EXPECT_NE(cert_only.find("[api] tls_cert and tls_key go together"), std::string::npos) << cert_only;
+    const auto key_only = error_of("[api]\ntls_key = \"/etc/cuzk/api.key\"\n");
+    EXPECT_NE(key_only.find("[api] tls_cert and tls_key go together"), std::string::npos) << key_only;
+    const auto ca_only = error_of("[api]\ntls_client_ca = \"/etc/cuzk/clients.crt\"\n");
+    EXPECT_NE(ca_only.find("[api] tls_client_ca needs TLS: set tls_cert and tls_key too"), std::string::npos)
+        << ca_only;
+    const auto tls = parsed("[api]\ntls_cert = \"/etc/cuzk/api.crt\"\ntls_key = \"/etc/cuzk/api.key\"\n"
+                            "tls_client_ca = \"/etc/cuzk/clients.crt\"\n");
+    EXPECT_EQ(tls.api.tls_cert, "/etc/cuzk/api.crt");
+    EXPECT_EQ(tls.api.tls_key, "/etc/cuzk/api.key");
+    EXPECT_EQ(tls.api.tls_client_ca, "/etc/cuzk/clients.crt");
+}
+
+TEST(DaemonConfig, MetricsListenIsTcpOnly) {
+    const auto e = error_of("[metrics]\nlisten = \"unix:///x\"\n");
+    EXPECT_NE(e.find("[metrics] listen = \"unix:///x\": a Unix socket is not accepted here"), std::string::npos) << e;
+    EXPECT_EQ(parsed("[metrics]\nlisten = \"\"\n").metrics.listen, "");
+    EXPECT_EQ(parsed("[metrics]\nlisten = \"127.0.0.1:9999\"\n").metrics.listen, "127.0.0.1:9999");
+}

@@ -51,6 +51,7 @@ struct pipeline_options {
     std::uint64_t slot_bytes = 4 << 20;  // mul:16384 needs about 2.1 MB
     std::string gpud_backend{};          // [gpud] backend; empty: the default
     std::uint32_t max_partition_attempts = 0;  // [assemblerd] max_partition_attempts; 0: the default
+    std::string extra_config{};  // TOML appended to the configuration: sections the options above do not set ([api])
 };
 
 inline ipc::segment_location named(const std::string& name) {
@@ -103,13 +104,15 @@ lookahead = 1
 workers = {5}
 lock_name = "{8}"
 {9}
+{11}
 )",
                            dir_.string(), tag_, o.slots, o.partition_timeout_s, o.synth_threads, o.gpud_workers,
                            o.max_pending_jobs, o.slot_bytes, lock_name,
                            o.gpud_backend.empty() ? "" : fmt::format("backend = \"{}\"", o.gpud_backend),
                            o.max_partition_attempts == 0
                                ? ""
-                               : fmt::format("max_partition_attempts = {}", o.max_partition_attempts));
+                               : fmt::format("max_partition_attempts = {}", o.max_partition_attempts),
+                           o.extra_config);
     }
 
     // GPU 0's lock is the configuration's ([gpud] lock_name); another GPU's gpud reads a copy of the
