@@ -148,7 +148,8 @@ std::string client_requests::status_json() const {
                          {"failed_attempts", failed_attempts}};
         if (!job.request_id.empty()) e["request_id"] = job.request_id;
         if (!job.error.empty()) e["error"] = job.error;
-        if (job.terminal()) e["fetched"] = job.fetched;  // kept result_ttl_s until fetched, a grace period after
+        if (job.terminal()) e["fetched"] = job.fetched;
+        if (!job.write_error.empty()) e["write_error"] = job.write_error;  // kept result_ttl_s until fetched, a grace period after
         list.push_back(e);
     }
     return j.dump();

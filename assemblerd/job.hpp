@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "assemblerd/journal_records.hpp"
 #include "daemon/porep_job_input.hpp"
 #include "daemon/test_job_input.hpp"
 #include "ipc/messages.hpp"
@@ -27,6 +28,7 @@ struct partition_progress {
     // attempts again. Accepted: restarts are rare next to the failures the cap is for, and the job still ends.
     std::uint32_t failed_attempts = 0;
     std::optional<std::array<std::byte, ipc::partition_proof_bytes>> proof;
+    bool journaled = true;  // false: proved, its PROOF record not written yet (a full disk): retried
 };
 
 // What the pipeline measured of a job's partitions (in memory: restarts from 0 with assemblerd).
@@ -56,6 +58,11 @@ struct job {
     bool fetched = false;
     std::uint64_t expires_ms = 0;  // terminal jobs: dropped after this
     job_measurements measured;
+    // Writes a full disk refused, retried each sweep until they succeed (job_completion::retry_writes): the
+    // job's end as the journal must record it, and whether its result file and DONE record are still to come.
+    std::optional<journal_records::finished> unwritten_end;
+    bool result_unwritten = false;
+    std::string write_error;  // the last such failure, for the status
 
     // The circuit of its partitions, e.g. "porep:StackedDrg2KiBV1_1" or "mul:64" (status, logs, parameters).
     std::string circuit() const { return porep ? porep->circuit() : test_input.circuit; }
@@ -68,6 +75,11 @@ struct job {
         for (const auto& p : partitions)
             if (p.state == partition_state::dispatched || p.state == partition_state::synthesized) return true;
         return false;
+    }
+    bool proofs_journaled() const {
+        for (const auto& p : partitions)
+            if (p.proof && !p.journaled) return false;
+        return true;
     }
     std::uint32_t proved() const {
         std::uint32_t n = 0;

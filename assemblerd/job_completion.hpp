@@ -36,8 +36,16 @@ public:
     void fail(job& j, std::string error);
     void cancel(job& j);
 
+    // A write for |j| failed (a full disk; |what| says which and why): logged, shown in the status, retried.
+    void write_failed(job& j, std::string what);
+    // Retries what a full disk refused: PROOF records, result files with their DONE record, and ends (FAILED,
+    // CANCELLED) kept in memory; a job whose proofs are all written at last is completed.
+    void retry_writes();
+
 private:
     void finish_done(job& j);
+    // Ends |j| in memory and journals the end; a journal that refuses keeps the record for retry_writes.
+    void end(job& j, ipc::job_state state, std::string error);
 
     const daemon::config& config_;
     job_table& jobs_;

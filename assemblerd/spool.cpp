@@ -32,6 +32,8 @@ void write_durably(const fs::path& path, std::span<const std::byte> data) {
         if (n < 0) {
             const int err = errno;
             ::close(fd);
+            std::error_code ec;
+            fs::remove(tmp, ec);  // a full disk keeps no half-written file
             throw std::system_error(err, std::generic_category(), "writing " + tmp);
         }
         done += static_cast<std::size_t>(n);
@@ -39,6 +41,8 @@ void write_durably(const fs::path& path, std::span<const std::byte> data) {
     if (::fsync(fd) != 0) {
         const int err = errno;
         ::close(fd);
+        std::error_code ec;
+        fs::remove(tmp, ec);
         throw std::system_error(err, std::generic_category(), "fsync of " + tmp);
     }
     ::close(fd);

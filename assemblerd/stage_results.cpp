@@ -50,11 +50,18 @@ void stage_results::on_partition_proof(const ipc::partition_proof_msg& r) {
     j->measured.gpu_us += r.timings.gpu_us;
     j->measured.params_load_us += r.timings.params_load_us;
     metrics_.partition_proved(r.timings, ipc::realtime_ms());
-    journal_.append(journal_records::encode(journal_records::partition_proved{j->id, r.partition, r.proof}));
+    try {
+        journal_.append(journal_records::encode(journal_records::partition_proved{j->id, r.partition, r.proof}));
+    } catch (const std::exception& e) {
+        // A full disk: the proof stays in memory and its record is written when space returns (the job is
+        // completed only then, so that a replay finds every proof its DONE stands on).
+        p.journaled = false;
+        completion_.write_failed(*j, fmt::format("PROOF record of partition {} not journaled: {}", r.partition, e.what()));
+    }
     tl::emit(tl::event::partition_done, std::to_string(j->id),
              {{"partition", std::to_string(r.partition)}, {"worker", std::to_string(r.timings.worker)},
               {"ms", std::to_string(r.timings.gpu_us / 1000)}});
-    if (j->proved() == j->partitions.size()) completion_.complete(*j);
+    if (j->proved() == j->partitions.size() && j->proofs_journaled()) completion_.complete(*j);
 }
 
 // Not retryable: the input is bad, the job fails. Retryable (a stage's problem: a GPU that failed, a slot

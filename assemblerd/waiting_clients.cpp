@@ -1,5 +1,7 @@
 #include "assemblerd/waiting_clients.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "ipc/clock.hpp"
 
 namespace cuzk::assemblerd {
@@ -56,7 +58,12 @@ ipc::await_reply_msg waiting_clients::reply_for(job& j, bool fetch) {
         r.result_path = spool_.result_path(j.id).string();
         for (const auto& p : j.partitions) r.proof.insert(r.proof.end(), p.proof->begin(), p.proof->end());
         if (!j.fetched) {
-            journal_.append(journal_records::encode(journal_records::fetched{j.id, now}));
+            try {
+                journal_.append(journal_records::encode(journal_records::fetched{j.id, now}));
+            } catch (const std::exception& e) {
+                // Only the result's shorter life is lost (a restart keeps it for result_ttl_s): the reply goes out.
+                spdlog::warn("job {}: FETCHED record not journaled: {}", j.id, e.what());
+            }
             jobs_.mark_fetched(j, now);
         }
     }

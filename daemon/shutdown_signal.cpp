@@ -22,6 +22,9 @@ void install_shutdown_handlers() {
     sigaction(SIGTERM, &action, nullptr);
     sigaction(SIGINT, &action, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
+    // A file size limit (RLIMIT_FSIZE) then fails the write with EFBIG, handled as a full disk is, instead of
+    // killing the daemon.
+    std::signal(SIGXFSZ, SIG_IGN);
 }
 
 // Relaxed: the flag carries no data; loops only need to see it eventually (within one poll interval).
