@@ -27,7 +27,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-fs::path pid_file(const daemon::config& c, const std::string& name) { return c.runtime.dir / (name + ".pid"); }
+// Written by the daemon that holds the instance's lock (daemon/instance_lock.hpp), named as the lock is.
+fs::path pid_file(const daemon::config& c, const stage_instance& i) {
+    return c.runtime.dir / ((i.stage == "gpud" ? ipc::gpud_socket_name(i.gpu) : i.stage) + ".pid");
+}
 fs::path log_file(const daemon::config& c, const std::string& name) { return c.runtime.dir / "logs" / (name + ".log"); }
 
 // A gpud's is its GPU's socket.
@@ -40,7 +43,7 @@ std::string socket_of(const stage_instance& i) {
 // The pid from the pid file, when that process is alive and is this stage's daemon (a pid reused by another
 // program is never signalled).
 pid_t running_pid(const daemon::config& c, const stage_instance& i) {
-    std::ifstream in(pid_file(c, i.name));
+    std::ifstream in(pid_file(c, i));
     pid_t pid = 0;
     if (!(in >> pid) || pid <= 0 || ::kill(pid, 0) != 0) return 0;
     std::ifstream cmdline(fmt::format("/proc/{}/cmdline", pid));
@@ -60,7 +63,8 @@ std::vector<stage_instance> instances_with_pid_files(const daemon::config& c) {
         if (!f.starts_with("gpud-") || !f.ends_with(".pid")) continue;
         const std::string digits = f.substr(5, f.size() - 9);
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 4) continue;
-        others.emplace_back(std::stoi(digits), f.substr(0, f.size() - 4));
+        const int gpu = std::stoi(digits);
+        if (gpu != c.gpud.gpu) others.emplace_back(gpu, f.substr(0, f.size() - 4));  // the configured one is "gpud"
     }
     std::sort(others.begin(), others.end());
     for (const auto& [gpu, name] : others) out.push_back({"gpud", name, gpu});
@@ -159,7 +163,6 @@ std::vector<launched> start_stages(const daemon::config& c, const std::string& c
             std::fprintf(stderr, "cuzk up: cannot run %s: %s\n", argv[0], std::strerror(errno));
             ::_exit(127);
         }
-        std::ofstream(pid_file(c, inst.name)) << pid << "\n";
         out.push_back({inst, pid, false});
     }
     const auto deadline = std::chrono::steady_clock::now() + wait;
@@ -211,7 +214,7 @@ std::vector<std::string> stop_stages(const daemon::config& c, std::chrono::secon
     }
     for (const auto& inst : instances) {
         std::error_code ec;
-        fs::remove(pid_file(c, inst.name), ec);
+        fs::remove(pid_file(c, inst), ec);
     }
     return stopped;
 }

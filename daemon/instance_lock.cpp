@@ -30,6 +30,18 @@ instance_lock::instance_lock(const std::filesystem::path& runtime_dir, std::stri
     }
     const auto pid = std::to_string(::getpid());
     if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, pid.data(), pid.size(), 0);
+    // Whole or not at all (a reader never sees half a number): written aside, then renamed over the old one.
+    const auto pid_file = runtime_dir / fmt::format("{}.pid", stage);
+    const auto tmp = pid_file.string() + ".tmp";
+    const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const auto line = pid + "\n";
+    const bool written = out >= 0 && ::write(out, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+    if (out >= 0) ::close(out);
+    if (!written || ::rename(tmp.c_str(), pid_file.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(tmp.c_str());
+        throw input_error(fmt::format("cannot write {}: {}", pid_file.string(), std::strerror(error)));
+    }
 }
 
 instance_lock::~instance_lock() {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include "ipc/cuda_lock.hpp"
@@ -161,4 +162,33 @@ TEST(PipelineCli, UpStartsOneGpudPerGpuAndDownStopsThemAll) {
     EXPECT_EQ(shared.code, 0) << shared.out;
     EXPECT_NE(shared.out.find("is one CUDA lock for all 2 gpuds"), std::string::npos) << shared.out;
     EXPECT_EQ(cuzk_cli(sut, "down " + fixed).code, 0);
+}
+
+// Two `cuzk up` at once both start every stage; one copy of each wins its instance lock, the other exits. The
+// pid files must name the winners (only a lock holder writes one), so that `cuzk down` stops every daemon.
+// Before, each `cuzk up` wrote the pid of the process it forked: the last writer won, often a loser already
+// gone, and `cuzk down` left the running daemon alone.
+TEST(PipelineCli, TwoUpsAtOnceLeavePidFilesNamingTheRunningDaemons) {
+    pipeline sut;
+    const std::string cfg = "--config " + (sut.dir() / "cuzk.toml").string();
+    for (int round = 0; round < 3; ++round) {
+        auto first = std::async(std::launch::async, [&] { return cuzk_cli(sut, "up " + cfg); });
+        auto second = std::async(std::launch::async, [&] { return cuzk_cli(sut, "up " + cfg); });
+        const auto a = first.get(), b = second.get();
+        ASSERT_TRUE(a.code == 0 || b.code == 0) << a.out << b.out;  // the one whose copies lost may fail
+        const auto& rt = sut.config().runtime.dir;
+        for (const auto& [file, stage] : {std::pair{"assemblerd.pid", "cuzk-assemblerd"}, std::pair{"synthd.pid", "cuzk-synthd"},
+                                          std::pair{"gpud-0.pid", "cuzk-gpud"}}) {
+            std::ifstream in(rt / file);
+            pid_t pid = 0;
+            ASSERT_TRUE(in >> pid) << file;
+            std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
+            std::string argv0;
+            std::getline(cmdline, argv0, '\0');
+            EXPECT_NE(argv0.find(stage), std::string::npos) << file << " names pid " << pid << ", not a running " << stage;
+        }
+        auto down = cuzk_cli(sut, "down " + cfg);
+        EXPECT_EQ(down.code, 0) << down.out;
+        EXPECT_EQ(cuzk_cli(sut, "status " + cfg).code, 3) << "a daemon still runs after `cuzk down` (round " << round << ")";
+    }
 }
