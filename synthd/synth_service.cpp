@@ -213,6 +213,14 @@ public:
             router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job, e.what());
             return;
         }
+        // Checked against the job's own input before anything is allocated per partition: a JOB claiming
+        // millions of partitions is refused at once instead of queueing (or failing) each of them.
+        if (m.partition_count != input.partitions) {
+            router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job,
+                               fmt::format("job {}: JOB says partition_count {}, but its input ({}) has {} partitions",
+                                           m.job_id, m.partition_count, m.spool_path, input.partitions));
+            return;
+        }
         {
             // A job id seen again after a cancel is a new dispatch only if the assembler says so: it never
             // re-dispatches a cancelled job, so the mark stays.

@@ -1,0 +1,32 @@
+// synthd checks a JOB's counts against the job's own input before it allocates anything per partition (issue:
+// "synthd does not bound a JOB's partition count (4 M partitions: 1.2 GB and seconds unresponsive)"): such a
+// JOB is refused at once, naming the field, and synthd goes on answering.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "support/pipeline.hpp"
+
+using namespace cuzk;
+using namespace std::chrono_literals;
+using cuzk::test::pipeline;
+
+TEST(PipelineSynthdLimits, AJobClaimingMillionsOfPartitionsIsRefusedAtOnce) {
+    pipeline sut({.gpud_backend = "cpu"});
+    sut.start("synthd");
+    const auto input = sut.dir() / "job.json";
+    std::ofstream(input) << R"({"circuit": "mul:64", "partitions": 2, "seed": 1})";
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = sut.call("synthd", ipc::job_msg{7, ipc::proof_kind::test_circuit, 0, 4'000'000, {}, input.string()}, 5s);
+    const auto took = std::chrono::steady_clock::now() - t0;
+    ASSERT_TRUE(r.has_value()) << "synthd did not answer the JOB";
+    const auto* e = std::get_if<ipc::error_reply_msg>(&*r);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->code, ipc::error_code::bad_request);
+    EXPECT_NE(e->text.find("partition_count 4000000"), std::string::npos) << e->text;
+    EXPECT_NE(e->text.find("has 2 partitions"), std::string::npos) << e->text;
+    EXPECT_LT(took, 1s);
+    EXPECT_TRUE(sut.answers("synthd"));
+}
