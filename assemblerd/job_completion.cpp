@@ -26,7 +26,10 @@ void job_completion::on_verified(const proof_verifier::outcome& o) {
     if (!j || !j->verifying) return;
     j->verifying = false;
     if (!o.error.empty()) return fail(*j, fmt::format("verification could not run: {}", o.error));
-    if (!o.invalid.empty()) return fail(*j, fmt::format("partition proofs {} do not verify", fmt::join(o.invalid, ", ")));
+    if (!o.invalid.empty())
+        return fail(*j, fmt::format("partition proofs {} do not verify with {} (are gpud's parameters of the same "
+                                    "setup as this verifying key?)",
+                                    fmt::join(o.invalid, ", "), o.vk_file));
     finish_done(*j);
 }
 

@@ -55,9 +55,9 @@ void proof_verifier::loop() {
             tasks_.pop_front();
             running_ = 1;
         }
-        outcome o{j.id, {}, {}};
+        outcome o{j.id, {}, {}, {}};
         try {
-            o.invalid = verify(j);
+            o.invalid = verify(j, o.vk_file);
         } catch (const std::exception& e) {
             o.error = e.what();
         }
@@ -69,17 +69,28 @@ void proof_verifier::loop() {
 
 // PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with the vk
 // of the registered proof (the published .vk of its sector size, or porep_<name>.vk: daemon/params_files.hpp).
-std::vector<std::uint32_t> proof_verifier::verify(const job& j) {
+std::vector<std::uint32_t> proof_verifier::verify(const job& j, std::string& vk_name) {
     const auto shape = j.porep ? j.porep->circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
     auto it = pvks_.find(shape);
+    if (it != pvks_.end()) {
+        // A verifying key replaced since it was read is read again (one stat per job).
+        const auto now = daemon::identity_of(it->second.file);
+        if (now && it->second.identity && !(*now == *it->second.identity)) {
+            spdlog::warn("{} changed since it was read: reading it again", it->second.file.string());
+            pvks_.erase(it);
+            it = pvks_.end();
+        }
+    }
     if (it == pvks_.end()) {
         const auto vk_file = daemon::resolve_params_files(params_dir_, shape).vk;
+        const auto identity = daemon::identity_of(vk_file);
         const auto vk = groth16::read_vk(vk_file);
         if (j.porep && vk.ic.size() != j.porep->proof->public_inputs_per_partition() + 1)
             throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(),
                                           j.porep->circuit(), j.porep->proof->public_inputs_per_partition() + 1));
-        it = pvks_.emplace(shape, groth16::prepare_verifying_key(vk)).first;
+        it = pvks_.emplace(shape, loaded_vk{vk_file, identity, groth16::prepare_verifying_key(vk)}).first;
     }
+    vk_name = it->second.file.string();
     std::vector<std::uint32_t> invalid;
     for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
         const auto inputs = j.porep ? j.porep->partition_inputs(p)
@@ -89,7 +100,7 @@ std::vector<std::uint32_t> proof_verifier::verify(const job& j) {
         try {
             const auto pi = groth16::proof_from_bytes(
                 std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-            ok = groth16::verify_proof(it->second, pi, inputs);
+            ok = groth16::verify_proof(it->second.pvk, pi, inputs);
         } catch (const std::exception& e) {
             spdlog::error("job {} partition {}: proof does not decode: {}", j.id, p, e.what());
         }

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "daemon/file_identity.hpp"
 #include "assemblerd/job.hpp"
 #include "common/groth16/verifier.hpp"
 
@@ -23,6 +25,7 @@ public:
     struct outcome {
         std::uint64_t job_id = 0;
         std::vector<std::uint32_t> invalid;  // partitions whose proof does not verify
+        std::string vk_file;                 // the verifying key they were checked with
         std::string error;                   // verification could not run (vk missing or unfit, ...)
     };
 
@@ -38,10 +41,15 @@ public:
 private:
     void loop();
     // Partitions whose proof does not verify against their own public inputs.
-    std::vector<std::uint32_t> verify(const job& j);
+    std::vector<std::uint32_t> verify(const job& j, std::string& vk_file);
 
     const std::filesystem::path params_dir_;
-    std::map<std::string, groth16::prepared_verifying_key> pvks_;  // verifier thread only
+    struct loaded_vk {
+        std::filesystem::path file;
+        std::optional<daemon::file_identity> identity;  // read again when the file changes
+        groth16::prepared_verifying_key pvk;
+    };
+    std::map<std::string, loaded_vk> pvks_;  // by circuit shape; verifier thread only
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<job> tasks_;

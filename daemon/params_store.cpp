@@ -106,9 +106,18 @@ std::vector<std::string> params_store::keys_of(const std::string& shape) const {
 params_store::lookup params_store::get(const std::string& spec) {
     const auto shape = circuit_shape(spec);
     std::unique_lock lock(mutex_);
-    // Resident: no look at the directory (per partition, and its files may have gone since).
-    for (const auto& key : keys_of(shape))
-        if (auto it = sets_.find(key); it != sets_.end() && it->second.params) return {it->second.params, true, 0};
+    // Resident: one stat per partition, so that a file replaced since is read again (a set whose file has gone
+    // stays in use); nothing else of the directory is looked at.
+    for (const auto& key : keys_of(shape)) {
+        auto it = sets_.find(key);
+        if (it == sets_.end() || !it->second.params) continue;
+        const auto now = identity_of(it->second.file);
+        if (!now || !it->second.identity || *now == *it->second.identity) return {it->second.params, true, 0};
+        spdlog::warn("{} changed since it was loaded: loading it again (partitions in flight finish with the old "
+                     "copy)",
+                     it->second.file.string());
+        sets_.erase(it);
+    }
     lock.unlock();
     const auto files = resolve_params_files(dir_, shape);
     const auto key = files.params.string();
@@ -120,7 +129,8 @@ params_store::lookup params_store::get(const std::string& spec) {
         waited = true;
         loaded_cv_.wait(lock);  // another caller loads it; if that fails, this one tries in its turn
     }
-    sets_[key] = entry{shape, files.params, nullptr, 0, 0};
+    sets_[key] = entry{shape, files.params, nullptr, 0, 0, {}};
+    const auto identity = identity_of(files.params);  // before reading: a write during the read shows next time
     lock.unlock();
     std::shared_ptr<const groth16::parameters> params;
     try {
@@ -138,6 +148,7 @@ params_store::lookup params_store::get(const std::string& spec) {
     e.params = params;
     e.bytes = params_bytes(*params);
     e.load_ms = load_us / 1000;
+    e.identity = identity;
     lock.unlock();
     loaded_cv_.notify_all();
     return {params, false, load_us};

@@ -16,10 +16,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/groth16/keys.hpp"
+#include "daemon/file_identity.hpp"
 #include "daemon/params_files.hpp"
 
 namespace cuzk::daemon {
@@ -72,6 +74,7 @@ private:
         std::filesystem::path file;
         std::shared_ptr<const groth16::parameters> params;  // null while loading
         std::uint64_t bytes = 0, load_ms = 0;
+        std::optional<file_identity> identity;  // of |file| when it was read (none: generated here, or unreadable)
     };
     std::shared_ptr<const groth16::parameters> load(const std::string& shape, const params_files& files);
     // Where a set of |shape| is kept in |sets_|, in the order resolve_params_files prefers them.

@@ -236,3 +236,26 @@ TEST_F(ParamsStore, ALoadRunsOutsideTheLockAndCallersOfTheSameSetWaitForIt) {
     EXPECT_GT(second.load_us, 0u);
     ASSERT_EQ(sut.loaded().size(), 1u);
 }
+
+// A parameter file replaced while its set is resident is read again at the next get (the partitions in flight
+// keep the old copy); an untouched file is not (issue: "after gpud once loaded a wrong .params, every later job
+// of that shape fails even after the file is fixed").
+TEST_F(ParamsStore, AFileReplacedSinceItWasLoadedIsLoadedAgain) {
+    fs::create_directories(dir_);
+    const auto stem = dir_ / "porep_StackedDrg2KiBV1_1";
+    write_pair(stem, small_parameters("mul:32"));  // the "wrong" set: another circuit's keys
+    daemon::params_store sut(dir_);
+    const auto wrong = sut.get("porep:StackedDrg2KiBV1_1").params;
+    EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
+    EXPECT_EQ(sut.get("porep:StackedDrg2KiBV1_1").params, wrong);
+
+    const auto fixed = small_parameters("mul:64");  // the operator puts the right file in place (a rename)
+    write_pair(fs::path(stem.string() + ".new"), fixed);
+    fs::rename(stem.string() + ".new.params", stem.string() + ".params");
+    const auto again = sut.get("porep:StackedDrg2KiBV1_1");
+    EXPECT_FALSE(again.was_loaded);
+    EXPECT_NE(again.params, wrong);
+    EXPECT_EQ(vk_bytes(*again.params), vk_bytes(fixed));
+    EXPECT_NE(vk_bytes(*wrong), vk_bytes(fixed));  // the old copy lives on, unchanged, with whoever holds it
+    EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
+}
