@@ -21,7 +21,7 @@ BUILD=$1
 DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
 # name -> path inside the build directory
-wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend gpud/cuzk_bench_gpu bench/gpu/experiments/cuzk_field_bench bench/bench_prepare
+wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend tests/test_gpud_backend_status gpud/cuzk_bench_gpu bench/gpu/experiments/cuzk_field_bench bench/bench_prepare
         cli/cuzk assemblerd/cuzk-assemblerd synthd/cuzk-synthd gpud/cuzk-gpud)
 packed=()
 missing=()

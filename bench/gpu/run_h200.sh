@@ -63,7 +63,7 @@ else
   BIN=$SRC/build-gpu
   t0=$(date +%s)
   cpu_benchmarks=OFF
-  targets=(test_cuda_msm test_cuda_ntt test_cuda_backend cuzk_bench_gpu)
+  targets=(test_cuda_msm test_cuda_ntt test_cuda_backend test_gpud_backend_status cuzk_bench_gpu)
   experiments=OFF
   if [[ " $BENCH_MODES " == *" prepare "* ]]; then cpu_benchmarks=ON; targets+=(bench_prepare); fi
   if [[ " $BENCH_MODES " == *" field "* ]]; then experiments=ON; targets+=(cuzk_field_bench); fi
@@ -72,7 +72,7 @@ else
   cmake --build "$BIN" --target "${targets[@]}" -j"$(nproc)" >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 2; }
   echo "build: $(( $(date +%s) - t0 )) s"
-  for f in test_cuda_msm test_cuda_ntt test_cuda_backend; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
+  for f in test_cuda_msm test_cuda_ntt test_cuda_backend test_gpud_backend_status; do ln -sf "$BIN/tests/$f" "$BIN/$f"; done
   ln -sf "$BIN/gpud/cuzk_bench_gpu" "$BIN/cuzk_bench_gpu"
   [ "$cpu_benchmarks" = OFF ] || ln -sf "$BIN/bench/bench_prepare" "$BIN/bench_prepare"
   [ "$experiments" = OFF ] || ln -sf "$BIN/bench/gpu/experiments/cuzk_field_bench" "$BIN/cuzk_field_bench"
@@ -82,6 +82,8 @@ fi
 
 status=0
 tests=(test_cuda_msm test_cuda_ntt test_cuda_backend)
+# The backend's status for the API (device name and memory, forgetting evicted parameters); older packs lack it.
+[ -x "$BIN/test_gpud_backend_status" ] && tests+=(test_gpud_backend_status)
 [ "$RUN_TESTS" = 1 ] || tests=()
 for t in "${tests[@]}"; do
   t0=$(date +%s)
