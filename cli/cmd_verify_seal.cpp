@@ -3,6 +3,8 @@
 // and the registered proof's porep id; per partition k the challenges from the seed, their DRG and
 // expander parents, and the input vector; then one Groth16 check per 192-byte partition proof.
 // Prints "valid" (exit 0) or "invalid" (exit 1); bad flags, files or encodings exit 2.
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -61,7 +63,41 @@ bool verify_seal(const verify_seal_options& o) {
 
 namespace {
 
-int run_verify_seal(const verify_seal_options& o) {
+// The values a flag did not give, from `cuzk seal-test`'s seal.json (--seal): sector_id, prover_id, ticket,
+// seed, comm_r, comm_d and registered_proof. Flags win over the file. True when the file gave the sector id.
+bool fill_from_seal_file(verify_seal_options& o, const std::string& file, const CLI::App& cmd) {
+    const auto bytes = read_file_bytes(file, "seal file");
+    nlohmann::json s;
+    try {
+        s = nlohmann::json::parse(bytes.begin(), bytes.end());
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(file + ": not JSON: " + e.what());
+    }
+    const auto text = [&](const char* flag, const char* key, std::string& field) {
+        if (cmd.count(flag) || !s.contains(key)) return;
+        if (!s[key].is_string()) throw input_error(file + ": $." + key + " is not a string");
+        field = s[key].get<std::string>();
+    };
+    text("--prover-id", "prover_id", o.prover_id);
+    text("--ticket", "ticket", o.ticket);
+    text("--seed", "seed", o.seed);
+    text("--comm-r", "comm_r", o.comm_r);
+    text("--comm-d", "comm_d", o.comm_d);
+    text("--registered-proof", "registered_proof", o.registered_proof);
+    if (cmd.count("--sector-id") || !s.contains("sector_id")) return false;
+    if (!s["sector_id"].is_number_unsigned()) throw input_error(file + ": $.sector_id is not an unsigned number");
+    o.sector_id = s["sector_id"].get<std::uint64_t>();
+    return true;
+}
+
+int run_verify_seal(verify_seal_options o, const std::string& seal_file, const CLI::App& cmd) {
+    const bool sector_from_file = !seal_file.empty() && fill_from_seal_file(o, seal_file, cmd);
+    for (const auto& [flag, value] : {std::pair{"--registered-proof", &o.registered_proof}, {"--prover-id", &o.prover_id},
+                                      {"--ticket", &o.ticket}, {"--seed", &o.seed}, {"--comm-r", &o.comm_r},
+                                      {"--comm-d", &o.comm_d}})
+        if (value->empty()) throw input_error(std::string(flag) + " is required (or --seal FILE holding it)");
+    if (!cmd.count("--sector-id") && !sector_from_file)
+        throw input_error("--sector-id is required (or --seal FILE holding it)");
     const bool valid = verify_seal(o);
     std::printf("%s\n", valid ? "valid" : "invalid");
     return valid ? exit_ok : exit_negative;
@@ -71,17 +107,19 @@ int run_verify_seal(const verify_seal_options& o) {
 
 void add_verify_seal_command(CLI::App& app, action& run) {
     auto o = std::make_shared<verify_seal_options>();
+    auto seal_file = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand("verify-seal", "Verify a PoRep C2 seal proof (as filecoin-ffi verify_seal)");
     cmd->add_option("--vk", o->vk, "verifying key (.vk, bellperson format)")->required();
-    cmd->add_option("--registered-proof", o->registered_proof, "e.g. StackedDrg32GiBV1_1")->required();
-    cmd->add_option("--sector-id", o->sector_id, "sector number")->required();
-    cmd->add_option("--prover-id", o->prover_id, "32 bytes hex (ID address payload, zero padded)")->required();
-    cmd->add_option("--ticket", o->ticket, "32 bytes hex")->required();
-    cmd->add_option("--seed", o->seed, "32 bytes hex (interactive randomness)")->required();
-    cmd->add_option("--comm-r", o->comm_r, "32 bytes hex, little-endian field element")->required();
-    cmd->add_option("--comm-d", o->comm_d, "32 bytes hex, little-endian field element")->required();
+    cmd->add_option("--seal", *seal_file, "seal.json of `cuzk seal-test`: the values below that no flag gives");
+    cmd->add_option("--registered-proof", o->registered_proof, "e.g. StackedDrg32GiBV1_1");
+    cmd->add_option("--sector-id", o->sector_id, "sector number");
+    cmd->add_option("--prover-id", o->prover_id, "32 bytes hex (ID address payload, zero padded)");
+    cmd->add_option("--ticket", o->ticket, "32 bytes hex");
+    cmd->add_option("--seed", o->seed, "32 bytes hex (interactive randomness)");
+    cmd->add_option("--comm-r", o->comm_r, "32 bytes hex, little-endian field element");
+    cmd->add_option("--comm-d", o->comm_d, "32 bytes hex, little-endian field element");
     cmd->add_option("--proof", o->proof, "proof file (192 bytes per partition)")->required();
-    cmd->callback([o, &run] { run = [o] { return run_verify_seal(*o); }; });
+    cmd->callback([o, seal_file, cmd, &run] { run = [o, seal_file, cmd] { return run_verify_seal(*o, *seal_file, *cmd); }; });
 }
 
 }  // namespace cuzk::cli

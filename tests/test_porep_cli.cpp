@@ -88,6 +88,19 @@ TEST_F(PorepRoundTrip, SealProveVerify) {
     auto other_sector = s;
     other_sector["sector_id"] = s["sector_id"].get<uint64_t>() + 1;  // another replica id
     EXPECT_EQ(run(verify_args(other_sector) + proof).exit_code, 1);
+
+    // --seal takes the values from seal-test's seal.json; a flag given beside it wins.
+    const std::string vk = " --vk " + (dir_ / "porep_StackedDrg2KiBV1_1.vk").string();
+    const std::string seal = " --seal " + (dir_ / "seal.json").string();
+    auto from_file = run("verify-seal" + vk + seal + proof);
+    EXPECT_EQ(from_file.exit_code, 0) << from_file.output;
+    EXPECT_NE(from_file.output.find("valid"), std::string::npos);
+    EXPECT_EQ(run("verify-seal" + vk + seal + " --seed " + seed + proof).exit_code, 1);
+    EXPECT_EQ(run("verify-seal" + vk + seal + " --sector-id 9" + proof).exit_code, 1);
+    auto missing = run("verify-seal" + vk + proof);
+    EXPECT_EQ(missing.exit_code, 2) << missing.output;
+    EXPECT_NE(missing.output.find("--registered-proof is required (or --seal FILE holding it)"), std::string::npos)
+        << missing.output;
 }
 
 TEST_F(PorepRoundTrip, BadInputExitsTwoNamingTheFlag) {
