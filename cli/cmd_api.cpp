@@ -123,7 +123,7 @@ double percentile(std::vector<double> v, double p) {
 // 50 Prove calls at once (by default) of a test circuit, each its own request: all must complete, none may be
 // answered with another's job or proof. Prints latency percentiles.
 int run_load(const api_options& api, const std::string& circuit, std::uint32_t calls, std::uint32_t partitions) {
-    auto stub = api.connect();
+    auto engine = api.connect();
     std::mutex mutex;
     std::vector<double> latency_ms;
     std::set<std::string> jobs, proofs;
@@ -140,7 +140,7 @@ int run_load(const api_options& api, const std::string& circuit, std::uint32_t c
             cuzk::v1::ProveResponse resp;
             grpc::ClientContext ctx;
             const auto start = steady::now();
-            const auto status = stub->Prove(&ctx, req, &resp);
+            const auto status = engine->Prove(&ctx, req, &resp);
             const double ms = std::chrono::duration<double, std::milli>(steady::now() - start).count();
             std::lock_guard lock(mutex);
             if (!status.ok()) return failures.push_back(fmt::format("call {}: {}", i, status.error_message()));

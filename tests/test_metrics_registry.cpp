@@ -1,9 +1,10 @@
 // The metrics registry renders the Prometheus text exposition format 0.0.4 that Prometheus's own parser reads
-// back (checked with python3-prometheus-client's parser where it is installed), refuses what Prometheus would
+// back (checked with python3-prometheus-client's parser, which ./dev.sh installs), refuses what Prometheus would
 // reject, and stays consistent under concurrent updates; busy_window gives the GPU busy fraction of a window.
 #include <gtest/gtest.h>
 
 #include "common/metrics/busy_window.hpp"
+#include "support/prometheus_parser.hpp"
 #include "common/metrics/metric_registry.hpp"
 
 #include <fmt/format.h>
@@ -225,14 +226,6 @@ std::string run_and_capture(const std::string& command, int& status) {
     return out;
 }
 
-// Debian's python3-prometheus-client is for the system interpreter; a python3 earlier in PATH may lack it.
-std::string python_with_prometheus_client() {
-    for (const char* python : {"/usr/bin/python3", "python3"}) {
-        if (std::system(fmt::format("{} -c 'import prometheus_client' >/dev/null 2>&1", python).c_str()) == 0) return python;
-    }
-    return {};
-}
-
 // Reads the exposition with prometheus_client's parser and prints what it understood as JSON; sample values
 // as repr() text, since JSON has no infinities.
 constexpr const char* parse_script = R"(
@@ -249,8 +242,9 @@ print(json.dumps(out))
 }  // namespace
 
 TEST(MetricsRegistry, PrometheusParserReadsTheRenderedText) {
-    const auto python = python_with_prometheus_client();
-    if (python.empty()) GTEST_SKIP() << "no python3 can import prometheus_client (Debian package python3-prometheus-client)";
+    const auto python = cuzk::test::python_with_prometheus_client();
+    ASSERT_FALSE(python.empty()) << "no python3 can import prometheus_client (Debian package "
+                                    "python3-prometheus-client; ./dev.sh installs it)";
 
     registry sut;
     const std::string tricky = "quote\" back\\slash\nnewline é";

@@ -11,20 +11,10 @@
 #include <string>
 
 #include "support/pipeline.hpp"
+#include "support/prometheus_parser.hpp"
 #include "support/run_command.hpp"
 
 using cuzk::test::pipeline;
-
-namespace {
-
-// Debian's python3-prometheus-client is for the system interpreter; a python3 earlier in PATH may lack it.
-std::string python_with_prometheus_client() {
-    for (const char* python : {"/usr/bin/python3", "python3"})
-        if (cuzk::test::run_command(std::string(python) + " -c 'import prometheus_client'").exit_code == 0) return python;
-    return "";
-}
-
-}  // namespace
 
 TEST(PipelineApiLoad, FiftyConcurrentProveCallsAllCompleteOnce) {
     pipeline sut({.synth_threads = 2, .gpud_workers = 2, .gpud_backend = "cpu"});
@@ -37,8 +27,9 @@ TEST(PipelineApiLoad, FiftyConcurrentProveCallsAllCompleteOnce) {
         << r.output;
     EXPECT_NE(r.output.find("latency ms: p50"), std::string::npos) << r.output;
 
-    const auto python = python_with_prometheus_client();
-    if (python.empty()) GTEST_SKIP() << "no python3 can import prometheus_client (Debian python3-prometheus-client)";
+    const auto python = cuzk::test::python_with_prometheus_client();
+    ASSERT_FALSE(python.empty()) << "no python3 can import prometheus_client (Debian python3-prometheus-client; "
+                                    "./dev.sh installs it)";
     const auto metrics = cuzk::test::run_command(std::string(CUZK_CLI_PATH) + " api metrics" + cfg, false);
     ASSERT_EQ(metrics.exit_code, 0) << metrics.output;
     const auto text = sut.dir() / "metrics.txt";

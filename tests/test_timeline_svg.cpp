@@ -378,8 +378,8 @@ TEST(timeline_svg, hundreds_of_partitions_stay_readable) {
 }
 
 TEST_F(timeline_svg_files, rsvg_convert_renders_a_png_of_real_content) {
-    if (!on_path("rsvg-convert")) GTEST_SKIP() << "rsvg-convert is not installed (Debian: librsvg2-bin)";
-    if (!on_path("python3")) GTEST_SKIP() << "python3 is not installed (decodes the PNG)";
+    ASSERT_TRUE(on_path("rsvg-convert")) << "rsvg-convert is not installed (Debian: librsvg2-bin; ./dev.sh installs it)";
+    ASSERT_TRUE(on_path("python3")) << "python3 is not installed (decodes the PNG)";
     rendered r = render(fixture_log);
     std::ofstream(dir_ / "t.svg") << r.svg;
     std::ofstream(dir_ / "png_stats.py") << png_stats_py;
