@@ -7,13 +7,18 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
+#include <optional>
 #include <cstring>
 #include <stdexcept>
 
 #include "common/circuits/registry.hpp"
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/setup.hpp"
+#include "common/porep/registered_proof.hpp"
+#include "common/r1cs/matrix_file.hpp"
+#include "common/r1cs/matrix_recorder.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::daemon {
@@ -45,6 +50,34 @@ public:
 private:
     int fd_;
 };
+
+std::filesystem::path matrix_path(const params_files& files) {
+    auto p = files.params;
+    return p.replace_extension(".r1cs");
+}
+
+std::uint64_t bits_set(const std::vector<std::uint64_t>& words) {
+    std::uint64_t n = 0;
+    for (auto w : words) n += static_cast<std::uint64_t>(std::popcount(w));
+    return n;
+}
+
+// The matrices are of the circuit the parameters were made for: the query lengths follow from the counts and
+// densities (bellperson's generator), so a file of another circuit (or version) shows here, not as bad proofs.
+void check_fit(const r1cs::r1cs_matrices& m, const groth16::parameters& p, const std::filesystem::path& matrices,
+               const std::filesystem::path& params) {
+    auto refuse = [&](std::string_view what, std::uint64_t in_matrices, std::uint64_t in_params) {
+        throw input_error(fmt::format("R1CS matrix file {} does not fit the parameters {}: {} {} against {} (remove "
+                                      "it to have it recorded again)",
+                                      matrices.string(), params.string(), what, in_matrices, in_params));
+    };
+    if (m.num_inputs != p.vk.ic.size()) refuse("inputs", m.num_inputs, p.vk.ic.size());
+    if (m.num_aux != p.l.size()) refuse("aux variables (L points)", m.num_aux, p.l.size());
+    if (m.num_inputs + bits_set(m.a_aux_density) != p.a.size())
+        refuse("A query length", m.num_inputs + bits_set(m.a_aux_density), p.a.size());
+    if (bits_set(m.b_input_density) + bits_set(m.b_aux_density) != p.b_g1.size())
+        refuse("B query length", bits_set(m.b_input_density) + bits_set(m.b_aux_density), p.b_g1.size());
+}
 
 }  // namespace
 
@@ -95,6 +128,51 @@ std::shared_ptr<const groth16::parameters> params_store::load(const std::string&
     return own(std::move(setup.params));
 }
 
+std::shared_ptr<const r1cs::r1cs_matrices> params_store::load_matrices(const std::string& shape,
+                                                                       const params_files& files,
+                                                                       const groth16::parameters& params) {
+    const auto path = matrix_path(files);
+    auto read = [&] {
+        auto m = std::make_shared<const r1cs::r1cs_matrices>(r1cs::read_matrix_file(path, shape));
+        check_fit(*m, params, path, files.params);
+        spdlog::info("R1CS matrices for {} loaded from {} ({} terms)", shape, path.string(),
+                     m->a.non_zeros() + m->b.non_zeros() + m->c.non_zeros());
+        return m;
+    };
+    if (std::filesystem::exists(path)) return read();
+    // Recorded by one process at a time (the gpuds of several GPUs may miss it at once); the others read its file.
+    std::optional<file_lock> recording;
+    try {
+        auto lock_file = files.params;
+        recording.emplace(lock_file.replace_extension(".r1cs.lock"));
+    } catch (const input_error& e) {
+        spdlog::warn("{}: recording the matrices without the lock", e.what());
+    }
+    if (std::filesystem::exists(path)) return read();
+    spdlog::info("no {}: recording the R1CS matrices of {} (one blank synthesis of the circuit)", path.string(),
+                 shape);
+    const auto t0 = steady::now();
+    std::shared_ptr<const r1cs::r1cs_matrices> m;
+    try {
+        m = std::make_shared<const r1cs::r1cs_matrices>(
+            shape.starts_with("porep:")
+                ? r1cs::record_porep_matrices(porep::registered_proof_by_name(shape.substr(6)))
+                : r1cs::record_matrices(*circuits::make_circuit(shape)));
+    } catch (const std::invalid_argument& e) {
+        throw input_error(e.what());
+    }
+    check_fit(*m, params, path, files.params);
+    spdlog::info("R1CS matrices of {} recorded in {} ms", shape, us_since(t0) / 1000);
+    try {
+        r1cs::write_matrix_file(path, *m, shape);
+    } catch (const std::exception& e) {
+        spdlog::warn("could not keep the recorded matrices in {}: {}; they stay in memory only (recorded again by the "
+                     "next process)",
+                     path.string(), e.what());
+    }
+    return m;
+}
+
 std::vector<std::string> params_store::keys_of(const std::string& shape) const {
     std::vector<std::string> keys;
     if (const auto official = official_params_files(dir_, shape); !official.params.empty())
@@ -112,7 +190,8 @@ params_store::lookup params_store::get(const std::string& spec) {
         auto it = sets_.find(key);
         if (it == sets_.end() || !it->second.params) continue;
         const auto now = identity_of(it->second.file);
-        if (!now || !it->second.identity || *now == *it->second.identity) return {it->second.params, true, 0};
+        if (!now || !it->second.identity || *now == *it->second.identity)
+            return {it->second.params, it->second.matrices, true, 0};
         spdlog::warn("{} changed since it was loaded: loading it again (partitions in flight finish with the old "
                      "copy)",
                      it->second.file.string());
@@ -125,16 +204,18 @@ params_store::lookup params_store::get(const std::string& spec) {
     lock.lock();
     bool waited = false;
     for (auto it = sets_.find(key); it != sets_.end(); it = sets_.find(key)) {
-        if (it->second.params) return {it->second.params, !waited, waited ? us_since(t0) : 0};
+        if (it->second.params) return {it->second.params, it->second.matrices, !waited, waited ? us_since(t0) : 0};
         waited = true;
         loaded_cv_.wait(lock);  // another caller loads it; if that fails, this one tries in its turn
     }
-    sets_[key] = entry{shape, files.params, nullptr, 0, 0, {}};
+    sets_[key] = entry{shape, files.params, nullptr, nullptr, 0, 0, {}};
     const auto identity = identity_of(files.params);  // before reading: a write during the read shows next time
     lock.unlock();
     std::shared_ptr<const groth16::parameters> params;
+    std::shared_ptr<const r1cs::r1cs_matrices> matrices;
     try {
         params = load(shape, files);
+        matrices = load_matrices(shape, files, *params);
     } catch (...) {
         lock.lock();
         sets_.erase(key);
@@ -146,12 +227,13 @@ params_store::lookup params_store::get(const std::string& spec) {
     lock.lock();
     auto& e = sets_[key];
     e.params = params;
+    e.matrices = matrices;
     e.bytes = params_bytes(*params);
     e.load_ms = load_us / 1000;
     e.identity = identity;
     lock.unlock();
     loaded_cv_.notify_all();
-    return {params, false, load_us};
+    return {params, matrices, false, load_us};
 }
 
 params_store::eviction params_store::evict(const std::string& spec) {

@@ -5,6 +5,10 @@
 // that whoever finds a .params also finds its .vk; processes that miss the same pair at once (the gpuds of
 // several GPUs) take turns on an flock of <params_dir>/<stem>.lock, so one generates and the others load its
 // files.
+// With each set go its circuit's R1CS matrices (common/r1cs/), from which gpud computes a partition's rows:
+// <params stem>.r1cs beside the .params; a missing file is recorded (one blank synthesis of the circuit: minutes
+// and ~13 GB at 32 GiB, once) and written there for next time, or kept in memory where the directory is not
+// writable. A matrix file that does not fit its parameters is an error naming both files.
 // A load runs outside the store's lock (a published 32 GiB set takes minutes): callers wanting the same file wait
 // for it, the others (and loaded(), for gpud's status) go on.
 #pragma once
@@ -21,6 +25,7 @@
 #include <vector>
 
 #include "common/groth16/keys.hpp"
+#include "common/r1cs/r1cs_matrices.hpp"
 #include "daemon/file_identity.hpp"
 #include "daemon/params_files.hpp"
 
@@ -40,6 +45,7 @@ public:
 
     struct lookup {
         std::shared_ptr<const groth16::parameters> params;
+        std::shared_ptr<const r1cs::r1cs_matrices> matrices;  // of the same circuit
         bool was_loaded = false;    // resident before the call
         std::uint64_t load_us = 0;  // spent in the call: loading, or waiting for another caller's load
     };
@@ -73,10 +79,13 @@ private:
         std::string circuit;
         std::filesystem::path file;
         std::shared_ptr<const groth16::parameters> params;  // null while loading
+        std::shared_ptr<const r1cs::r1cs_matrices> matrices;
         std::uint64_t bytes = 0, load_ms = 0;
         std::optional<file_identity> identity;  // of |file| when it was read (none: generated here, or unreadable)
     };
     std::shared_ptr<const groth16::parameters> load(const std::string& shape, const params_files& files);
+    std::shared_ptr<const r1cs::r1cs_matrices> load_matrices(const std::string& shape, const params_files& files,
+                                                             const groth16::parameters& params);
     // Where a set of |shape| is kept in |sets_|, in the order resolve_params_files prefers them.
     std::vector<std::string> keys_of(const std::string& shape) const;
 

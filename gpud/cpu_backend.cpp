@@ -1,5 +1,6 @@
 #include "gpud/cpu_backend.hpp"
 
+#include "gpud/host_expansion.hpp"
 
 namespace cuzk::gpud {
 
@@ -7,6 +8,8 @@ namespace {
 
 struct cpu_work final : partition_work {
     const groth16::parameters* params = nullptr;
+    // A compact partition's aux values (and, until prepare takes them over, rows): prepared.aux borrows them.
+    std::unique_ptr<expanded_partition> expanded;
     groth16::prepared_partition prepared;
     groth16::kernel_results kernels;
 };
@@ -19,6 +22,17 @@ std::unique_ptr<partition_work> cpu_backend::prepare(const groth16::witness_view
     auto work = std::make_unique<cpu_work>();
     work->params = &params;
     work->prepared = groth16::prepare_partition(w, params);
+    return work;
+}
+
+std::unique_ptr<partition_work> cpu_backend::prepare_compact(const compact_partition& w,
+                                                             const groth16::parameters& params) {
+    auto work = std::make_unique<cpu_work>();
+    work->params = &params;
+    work->expanded = expand_on_host(w);
+    auto& e = *work->expanded;
+    work->prepared =
+        groth16::prepare_partition(std::move(e.rows.a), std::move(e.rows.b), std::move(e.rows.c), e.view, params);
     return work;
 }
 

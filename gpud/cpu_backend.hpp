@@ -10,6 +10,8 @@ class cpu_backend final : public proving_backend {
 public:
     std::string_view name() const override { return "cpu"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
+    std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
+                                                    const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
 };

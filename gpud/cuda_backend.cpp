@@ -99,6 +99,20 @@ pinned_memory cuda_backend::pinned() const {
 std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_view& w,
                                                       const groth16::parameters& params) {
     auto work = std::make_unique<cuda_work>(scalar_pool_);
+    prepare_into(*work, w, params);
+    return work;
+}
+
+std::unique_ptr<partition_work> cuda_backend::prepare_compact(const compact_partition& w,
+                                                              const groth16::parameters& params) {
+    auto work = std::make_unique<cuda_work>(scalar_pool_);
+    work->expanded = expand_on_host(w);
+    prepare_into(*work, work->expanded->view, params);
+    return work;
+}
+
+void cuda_backend::prepare_into(cuda_work& wk, const groth16::witness_view& w, const groth16::parameters& params) {
+    auto* work = &wk;
     work->serial = next_serial_++;
     work->params = &params;
     work->counters = pins_;
@@ -125,7 +139,6 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
     pin_host_ranges(*work);
     // Last, once the scalars are pinned and final: from here the lock holder's B_G2 thread may copy them.
     offer_b_g2_scalars(*work, params);
-    return work;
 }
 
 groth16::proof cuda_backend::finish(partition_work& work, groth16::rng_fn& rng) {

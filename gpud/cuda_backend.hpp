@@ -97,6 +97,8 @@ public:
     ~cuda_backend() override;
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
+    std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
+                                                    const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
     // Page-locks |region| once (gpud: the whole ring): ranges inside it are then copied without a registration
@@ -154,6 +156,9 @@ public:
 
 private:
     struct kernel_sequence;  // run_kernels' steps (cuda_backend/kernel_sequence.cpp)
+
+    // prepare's work on a whole witness (a compact one expanded on the host first).
+    void prepare_into(cuda_work& work, const groth16::witness_view& w, const groth16::parameters& params);
 
     // The points of |params| on the device, uploaded on first use (cuda_backend/resident_params.cpp).
     resident_params& resident_for(const groth16::parameters& params);

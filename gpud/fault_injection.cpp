@@ -124,6 +124,14 @@ std::unique_ptr<partition_work> fault_injecting_backend::prepare(const groth16::
     return inner_->prepare(w, params);
 }
 
+std::unique_ptr<partition_work> fault_injecting_backend::prepare_compact(const compact_partition& w,
+                                                                         const groth16::parameters& params) {
+    if (plan_.hold_ms && !held_.exchange(true))
+        std::this_thread::sleep_for(std::chrono::milliseconds(plan_.hold_ms));
+    maybe_fail(proving_step::prepare);
+    return inner_->prepare_compact(w, params);
+}
+
 void fault_injecting_backend::run_kernels(partition_work& work) {
     maybe_fail(proving_step::kernels);
     inner_->run_kernels(work);

@@ -53,6 +53,8 @@ public:
     // "<inner>+faults": `cuzk status` shows that faults are injected.
     std::string_view name() const override { return name_; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
+    std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
+                                                    const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
     void register_host_region(std::span<const std::byte> region) override { inner_->register_host_region(region); }

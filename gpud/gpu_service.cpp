@@ -205,6 +205,7 @@ public:
         // Held until the slot is free: the last reference to an evicted set frees it (the backend's copy, tens of
         // GiB of host memory), work that waits until the proof is out.
         std::shared_ptr<const groth16::parameters> params;
+        std::shared_ptr<const r1cs::r1cs_matrices> matrices;
         try {
             state.phase = "prepare";
             if (claim.payload_format != daemon::witness_format)
@@ -217,8 +218,13 @@ public:
             if (!got.was_loaded)
                 spdlog::info("job {} partition {}: parameters for {} ready after {} ms", job, part,
                              daemon::circuit_shape(witness.circuit_spec), got.load_us / 1000);
+            matrices = got.matrices;
+            if (witness.circuit_rows != matrices->circuit_rows)
+                throw std::runtime_error(fmt::format("witness of {} has {} circuit rows, its R1CS matrices {}",
+                                                     witness.circuit_spec, witness.circuit_rows,
+                                                     matrices->circuit_rows));
             auto t = steady::now();
-            auto work = backend_->prepare(witness.view, *params);
+            auto work = backend_->prepare_compact({witness.inputs, witness.aux, matrices.get()}, *params);
             out.timings.prep_us = us_since(t);
             // No kernels on a device another worker found lost (they would fail, or worse, wait on it).
             if (device_lost_) return leave_for_next_gpud(claim, worker, "after prepare");

@@ -19,6 +19,8 @@
 #include "common/groth16/proof.hpp"
 #include "common/groth16/prover_stages.hpp"
 #include "common/groth16/randomness.hpp"
+#include "common/r1cs/r1cs_matrices.hpp"
+#include "common/witness/compact_vector.hpp"
 
 namespace cuzk::gpud {
 
@@ -26,6 +28,15 @@ namespace cuzk::gpud {
 class partition_work {
 public:
     virtual ~partition_work() = default;
+};
+
+// A partition as synthd hands it over (daemon/partition_witness.hpp): the public inputs in full, the aux values
+// compact, and its circuit's matrices, from which a backend computes the rows a = A.z, b = B.z, c = C.z and takes
+// the densities. Sizes are checked against the matrices by prepare_compact.
+struct compact_partition {
+    std::span<const ff::fr_t> inputs;  // inputs[0] == ONE
+    witness::compact_vector_view aux;
+    const r1cs::r1cs_matrices* matrices = nullptr;
 };
 
 // The device a backend proves on, for gpud's status.
@@ -48,6 +59,10 @@ public:
     // |w| and |params| must stay valid until finish returns. Throws std::invalid_argument on a mismatch.
     virtual std::unique_ptr<partition_work> prepare(const groth16::witness_view& w,
                                                     const groth16::parameters& params) = 0;
+    // The same from a compact partition (gpud's path); |w|'s memory, its matrices and |params| must stay valid until
+    // finish returns. Throws input_error when the witness does not fit the matrices.
+    virtual std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
+                                                            const groth16::parameters& params) = 0;
     virtual void run_kernels(partition_work& work) = 0;
     virtual groth16::proof finish(partition_work& work, groth16::rng_fn& rng) = 0;
     // Host memory the witnesses will live in for the backend's lifetime (gpud: the ring's mapping), told once

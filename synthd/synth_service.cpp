@@ -14,7 +14,7 @@
 #include "common/circuits/registry.hpp"
 #include "common/daemon/systemd_notify.hpp"
 #include "common/daemon/timeline.hpp"
-#include "common/groth16/proving_assignment.hpp"
+#include "common/witness/witness_assignment.hpp"
 #include "common/porep/porep_circuit.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/event_poll.hpp"
@@ -85,7 +85,10 @@ public:
         if (cancelled(item.job_id)) return;
         const auto t0 = steady::now();
         tl::emit(tl::event::synth_start, job, {{"partition", part}, {"worker", std::to_string(worker)}});
-        groth16::proving_assignment pa;
+        // Only the witness: a, b and c are computed by gpud from the circuit's matrices. Reused per thread, so a
+        // thread synthesizing partition after partition allocates only while one outgrows the one before.
+        thread_local witness::witness_assignment pa;
+        pa.clear();
         try {
             if (item.porep) {
                 const porep::porep_partition_circuit circuit(*item.porep->proof,
@@ -95,7 +98,6 @@ public:
             } else {
                 circuits::make_circuit(item.circuit_spec)->synthesize(pa);
             }
-            pa.finish();
         } catch (const std::exception& e) {
             fail(item, false, fmt::format("synthesis of {} failed: {}", item.circuit_spec, e.what()));
             return;
@@ -153,7 +155,7 @@ public:
         ++synthesized_;
         tl::emit(tl::event::slot_ready, job, {{"partition", part}, {"slot", std::to_string(claim->slot)}});
         results_.push(ipc::slot_ready_msg{item.job_id, item.partition, claim->slot, claim->generation, used,
-                                          pa.num_inputs(), pa.num_aux(), pa.num_constraints(),
+                                          pa.num_inputs(), pa.num_aux(), pa.prover_rows(),
                                           static_cast<std::uint64_t>(synth_us)});
     }
 

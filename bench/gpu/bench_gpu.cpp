@@ -26,6 +26,12 @@
 //   minutes); --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
 //
+//   cuzk_bench_gpu --r1cs [--circuit SPEC] [--matrix-file F] [--reps 5] [--no-check]
+//   (the R1CS evaluation on the GPU, r1cs_bench below: SPEC is a built-in circuit (mul:N, sha256:N,
+//   porep:StackedDrg2KiBV1_1, ...; default sha256:64) or porep-synthetic:<registered proof>[@seed], a PoRep
+//   partition with a SYNTHETIC witness of that shape (porep/synthetic_witness.hpp: not satisfied, real sizes); F:
+//   the matrices read from F when it exists, else recorded and written there)
+//
 // --partition: GPU time of one SYNTHETIC partition of the 32 GiB PoRep shape, the kernel sequence of gpud's
 // CUDA backend (cuda_backend.cpp run_kernels) at domain 2^27 with resident random points (parameters of that
 // size cannot be made quickly by our setup): H by the device NTTs from random rows, its coefficients handed
@@ -63,7 +69,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -76,11 +85,23 @@
 
 #include <fstream>
 
+#include "common/circuits/registry.hpp"
+#include "common/groth16/density_gather.hpp"
 #include "common/msm/msm.hpp"
+#include "common/porep/registered_proof.hpp"
+#include "common/porep/stacked_circuit.hpp"
+#include "common/porep/synthetic_witness.hpp"
+#include "common/r1cs/matrix_file.hpp"
+#include "common/r1cs/matrix_product.hpp"
+#include "common/r1cs/matrix_recorder.hpp"
+#include "common/witness/compact_vector_expansion.hpp"
+#include "common/witness/witness_assignment.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
+#include "gpud/cuda/r1cs_device.hpp"
+#include "gpud/cuda/r1cs_witness.hpp"
 #include "gpud/cuda_backend.hpp"
 #include "gpud/prestage_board.hpp"
 #include "gpud/scratch_plan.hpp"
@@ -1048,6 +1069,205 @@ int one_msm(int argc, char** argv, int max_log_msm, int reps) {
     }
 }
 
+
+// --r1cs: the R1CS evaluation on the GPU (gpud/cuda/r1cs_witness.hpp) for one circuit: the matrices recorded (or
+// read from --matrix-file) and uploaded once, the witness synthesized into a witness_assignment (inputs in full,
+// aux compact), then per step the median of --reps runs after a warm-up: the witness's upload from pageable and
+// from page-locked memory, z expanded, the rows a, b, c written into an NTT context's slots from the compact
+// witness and from z, the A and B scalars gathered both ways, and H from the rows where they lie. Unless
+// --no-check, every result is compared with the CPU's (r1cs::evaluate_rows over the expanded witness, the
+// density gathers of prepare_partition). Recording and synthesis are CPU time, reported apart.
+int r1cs_bench(int argc, char** argv) {
+    const std::string spec = arg_str(argc, argv, "--circuit") ? arg_str(argc, argv, "--circuit") : "sha256:64";
+    const int reps = arg_int(argc, argv, "--reps", 5);
+    const bool check = !has_flag(argc, argv, "--no-check");
+    const char* matrix_path = arg_str(argc, argv, "--matrix-file");
+    const double gb = 1e9;
+
+    // The circuit: porep-synthetic:<proof>[@seed] synthesizes a synthetic witness of the proof's shape (its rows
+    // are the real ones, its values random: the system is not satisfied); anything else is the registry's.
+    std::function<void(cs::constraint_system&)> synthesize_witness;
+    std::function<r1cs::r1cs_matrices()> record_blank;
+    std::unique_ptr<circuits::circuit> circuit;
+    std::optional<porep::partition_witness> synthetic;
+    std::optional<porep::stacked_circuit_shape> shape;
+    std::string label;  // what a matrix file is recorded for
+    const std::string synthetic_prefix = "porep-synthetic:";
+    if (spec.rfind(synthetic_prefix, 0) == 0) {
+        std::string name = spec.substr(synthetic_prefix.size()), seed = "1";
+        if (const size_t at = name.find('@'); at != std::string::npos) {
+            seed = name.substr(at + 1);
+            name = name.substr(0, at);
+        }
+        const porep::registered_proof& proof = porep::registered_proof_by_name(name);
+        shape = porep::stacked_circuit_shape::of(proof);
+        double t0 = now_ms();
+        synthetic = porep::make_synthetic_witness(*shape, proof.nodes, std::stoull(seed));
+        record("r1cs: synthetic PoRep witness made (CPU)", now_ms() - t0,
+               "SYNTHETIC witness of " + name + ": random values, not satisfied; real rows and sizes");
+        synthesize_witness = [&](cs::constraint_system& cs) { porep::synthesize_stacked_partition(cs, *shape, &*synthetic); };
+        record_blank = [&proof] { return r1cs::record_porep_matrices(proof); };
+        label = "porep:" + name;  // the rows do not depend on the witness
+    } else {
+        circuit = circuits::make_circuit(spec);
+        synthesize_witness = [&](cs::constraint_system& cs) { circuit->synthesize(cs); };
+        record_blank = [&] { return r1cs::record_matrices(*circuit); };
+        label = spec;
+    }
+    std::printf("R1CS evaluation on the GPU, circuit %s\ndevice: %s\n", spec.c_str(), cuda::device_description(0).c_str());
+
+    double t0 = now_ms();
+    r1cs::r1cs_matrices m;
+    if (matrix_path && std::filesystem::exists(matrix_path)) {
+        m = r1cs::read_matrix_file(matrix_path, label);
+        record("r1cs: matrices read (CPU)", now_ms() - t0, matrix_path);
+    } else {
+        m = record_blank();
+        record("r1cs: matrices recorded (CPU)", now_ms() - t0, "two blank syntheses: count, record");
+        if (matrix_path) {
+            t0 = now_ms();
+            r1cs::write_matrix_file(matrix_path, m, label);
+            record("r1cs: matrices written (CPU)", now_ms() - t0, matrix_path);
+        }
+    }
+    t0 = now_ms();
+    witness::witness_assignment wa;
+    synthesize_witness(wa);
+    const witness::compact_vector_view aux = wa.aux();
+    char note[400];
+    std::snprintf(note, sizeof note, "%llu inputs, %llu aux values of which %llu full (%.2f%%)",
+                  (unsigned long long)wa.num_inputs(), (unsigned long long)aux.size, (unsigned long long)aux.full.size(),
+                  aux.size ? 100.0 * double(aux.full.size()) / double(aux.size) : 0.0);
+    record("r1cs: witness synthesized (CPU, one thread)", now_ms() - t0, note);
+    if (wa.num_circuit_constraints() != m.circuit_rows)
+        throw std::runtime_error("the witness has " + std::to_string(wa.num_circuit_constraints()) +
+                                 " rows, the matrices " + std::to_string(m.circuit_rows));
+
+    t0 = now_ms();
+    const cuda::r1cs_device dm(m);
+    const double rows_bytes = 6.0 * double(dm.non_zeros()) + 12.0 * double(dm.circuit_rows());
+    std::snprintf(note, sizeof note,
+                  "%llu rows, %llu terms (A %llu, B %llu, C %llu), %llu coefficients; %llu long rows with %llu terms; "
+                  "%.2f GB on the device",
+                  (unsigned long long)dm.circuit_rows(), (unsigned long long)dm.non_zeros(),
+                  (unsigned long long)m.a.non_zeros(), (unsigned long long)m.b.non_zeros(),
+                  (unsigned long long)m.c.non_zeros(), (unsigned long long)m.coefficients.size(),
+                  (unsigned long long)dm.long_rows(), (unsigned long long)dm.long_row_terms(),
+                  double(dm.device_bytes()) / gb);
+    record("r1cs: matrices uploaded (once per parameters)", now_ms() - t0, note);
+
+    const unsigned L = [&] {
+        unsigned l = 0;
+        while ((uint64_t(1) << l) < dm.prover_rows()) ++l;
+        return l;
+    }();
+    const uint64_t n = uint64_t(1) << L;
+    cuda::r1cs_witness w;
+    cuda::ntt_context ntt;
+    ntt.prepare(L);
+    ff::fr_t* slots[3];
+    for (int s = 0; s < 3; ++s) slots[s] = ntt.slot_for_writing(s, L);
+
+    auto rate = [gb](double bytes, double ms) {
+        char r[40];
+        std::snprintf(r, sizeof r, "%.1f GB/s", bytes / gb / (ms / 1e3));
+        return std::string(r);
+    };
+    double ms = median_ms(reps, [&] { w.upload(dm, wa.inputs(), aux); });
+    const double up_bytes = double(w.uploaded_bytes());
+    std::snprintf(note, sizeof note, "%.1f MB (the full rows and aux would be %.1f GB); ", up_bytes / 1e6,
+                  (3.0 * double(n) + double(aux.size)) * 32 / gb);
+    record("r1cs: witness upload, pageable", ms, note + rate(up_bytes, ms));
+    {
+        std::vector<cuda::host_pin> pins;
+        pins.emplace_back(0, wa.inputs().data(), wa.inputs().size_bytes());
+        pins.emplace_back(0, aux.full_mask.data(), aux.full_mask.size_bytes());
+        pins.emplace_back(0, aux.bit_value.data(), aux.bit_value.size_bytes());
+        pins.emplace_back(0, aux.full_before.data(), aux.full_before.size_bytes());
+        pins.emplace_back(0, aux.full.data(), aux.full.size_bytes());
+        bool all = true;
+        for (const auto& p : pins) all = all && (p.pinned() || p.bytes() == 0);
+        ms = median_ms(reps, [&] { w.upload(dm, wa.inputs(), aux); });
+        record("r1cs: witness upload, page-locked", ms, rate(up_bytes, ms) + (all ? "" : "; some ranges not pinned"));
+    }
+    const double expand_ms = median_ms(reps, [&] { w.expand(dm); });
+    record("r1cs: z expanded (aux from the compact vector)", expand_ms,
+           rate(double(dm.num_aux()) * 32, expand_ms) + " written");
+    double rows_ms[2], gather_ms[2];
+    const char* how[2] = {"from the compact witness", "from z"};
+    const cuda::z_source from[2] = {cuda::z_source::compact, cuda::z_source::expanded};
+    for (int i = 0; i < 2; ++i) {
+        rows_ms[i] = median_ms(reps, [&] { w.evaluate_rows(dm, slots[0], slots[1], slots[2], L, from[i]); });
+        std::snprintf(note, sizeof note, "%.2f G terms/s; %s of matrix data; 2^%u rows each",
+                      double(dm.non_zeros()) / 1e9 / (rows_ms[i] / 1e3), rate(rows_bytes, rows_ms[i]).c_str(), L);
+        record(std::string("r1cs: rows a, b, c ") + how[i], rows_ms[i], note);
+        gather_ms[i] = median_ms(reps, [&] { w.gather_scalars(dm, from[i]); });
+        const double gathered = double(w.b_scalar_count() + (w.a_scalars() == w.z() ? 0 : w.a_scalar_count()));
+        std::snprintf(note, sizeof note, "A %zu%s, B %zu scalars; %s written", w.a_scalar_count(),
+                      w.a_scalars() == w.z() ? " (z itself)" : "", w.b_scalar_count(),
+                      rate(gathered * 32, gather_ms[i]).c_str());
+        record(std::string("r1cs: A and B scalars gathered ") + how[i], gather_ms[i], note);
+    }
+    const int best = rows_ms[0] + gather_ms[0] <= rows_ms[1] + gather_ms[1] ? 0 : 1;
+    record("r1cs: expand + rows + gathers", expand_ms + rows_ms[best] + gather_ms[best],
+           std::string("rows and gathers ") + how[best] + " (the faster); the issue's target for a, b, c: 60 ms");
+    w.evaluate_rows(dm, slots[0], slots[1], slots[2], L);
+    ms = time_ms([&] {
+        ntt.compute_h_resident(L);
+        ntt.synchronize();
+    });
+    record("r1cs: H from the rows in the NTT slots (once)", ms, "for scale");
+
+    if (!check) return 0;
+    t0 = now_ms();
+    const std::vector<fr_t> aux_full = witness::expand(aux);
+    const r1cs::prover_rows cpu = r1cs::evaluate_rows(m, wa.inputs(), aux_full);
+    record("r1cs: CPU rows for the check (TBB)", now_ms() - t0, "r1cs::evaluate_rows over the expanded witness");
+    bool same = true;
+    auto compare = [&](const char* what, const std::vector<fr_t>& got, const std::vector<fr_t>& want) {
+        const bool ok = got == want;
+        same = same && ok;
+        record(std::string("r1cs check: ") + what, 0, ok ? "GPU == CPU" : "MISMATCH");
+    };
+    auto download = [](const ff::fr_t* p, size_t count) {
+        std::vector<fr_t> v(count);
+        if (count && cudaMemcpy(v.data(), p, count * sizeof(fr_t), cudaMemcpyDeviceToHost) != cudaSuccess)
+            throw std::runtime_error("cudaMemcpy from the device failed");
+        return v;
+    };
+    std::vector<fr_t> z(wa.inputs().begin(), wa.inputs().end());
+    z.insert(z.end(), aux_full.begin(), aux_full.end());
+    compare("z", download(w.z(), dm.z_size()), z);
+    std::vector<fr_t>().swap(z);
+    const std::vector<fr_t>* want[3] = {&cpu.a, &cpu.b, &cpu.c};
+    for (int i = 0; i < 2; ++i) {
+        for (int s = 0; s < 3; ++s) ntt.fill_random(s, L, 7 + s);
+        ntt.synchronize();
+        w.evaluate_rows(dm, slots[0], slots[1], slots[2], L, from[i]);
+        for (int s = 0; s < 3; ++s) {
+            std::vector<fr_t> got(n), padded(*want[s]);
+            padded.resize(n, fr_t::zero());
+            ntt.store(s, got);
+            compare((std::string("row ") + "abc"[s] + " " + how[i]).c_str(), got, padded);
+        }
+    }
+    const size_t n_in = wa.num_inputs();
+    const groth16::density_view a_aux{m.a_aux_density, m.num_aux}, b_in{m.b_input_density, m.num_inputs},
+        b_aux{m.b_aux_density, m.num_aux};
+    std::vector<fr_t> want_a(wa.inputs().begin(), wa.inputs().end()), want_b(b_in.count() + b_aux.count());
+    want_a.resize(n_in + a_aux.count());
+    groth16::gather_dense(aux_full, a_aux, want_a.data() + n_in);
+    groth16::gather_dense(wa.inputs(), b_in, want_b.data());
+    groth16::gather_dense(aux_full, b_aux, want_b.data() + b_in.count());
+    for (int i = 0; i < 2; ++i) {
+        w.gather_scalars(dm, from[i]);
+        compare((std::string("A scalars ") + how[i]).c_str(), download(w.a_scalars(), w.a_scalar_count()), want_a);
+        compare((std::string("B scalars ") + how[i]).c_str(), download(w.b_scalars(), w.b_scalar_count()), want_b);
+    }
+    if (!same) std::printf("CHECK FAILED: a result above differs from the CPU's\n");
+    return same ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
     const int max_log_msm = arg_int(argc, argv, "--max-log-msm", 26);
     const int max_log_ntt = arg_int(argc, argv, "--max-log-ntt", 27);
@@ -1056,6 +1276,18 @@ int main(int argc, char** argv) {
     if (cuda::device_count(&why) == 0) {
         std::fprintf(stderr, "no GPU present (%s)\n", why.c_str());
         return 3;
+    }
+    if (has_flag(argc, argv, "--r1cs")) {
+        int rc = 1;
+        try {
+            rc = r1cs_bench(argc, argv);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: %s\n", e.what());
+            rc = 1;
+        }
+        std::printf("\n| what | ms | note |\n|---|---:|---|\n");
+        for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
+        return rc;
     }
     if (has_flag(argc, argv, "--partition")) {
         int rc = 1;

@@ -591,6 +591,14 @@ void ntt_context::store(int s, std::span<ff::fr_t> x) {
     CUDA_OK(cudaMemcpy(x.data(), impl_->slot[s].get(), x.size() * sizeof(ff::fr_t), cudaMemcpyDeviceToHost));
 }
 
+ff::fr_t* ntt_context::slot_for_writing(int s, unsigned log_n) {
+    impl_->check_slot(s);
+    const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
+    impl_->synchronize_all();  // nothing of this context in flight may read or write the slot meanwhile
+    impl_->slot[s].reserve(n);
+    return reinterpret_cast<ff::fr_t*>(impl_->slot[s].get());
+}
+
 void ntt_context::fill_random(int s, unsigned log_n, uint64_t seed) {
     impl_->check_slot(s);
     CUDA_OK(cudaSetDevice(impl_->device));

@@ -57,6 +57,11 @@ public:
     // (synchronize() waits for every copy).
     void load_padded_async(int slot, std::span<const ff::fr_t> x, unsigned log_n);
     void store(int slot, std::span<ff::fr_t> x);
+    // The device address of |slot| grown to at least 2^log_n elements (contents kept only where it was large
+    // enough), for another context's kernels to fill (r1cs_witness::evaluate_rows: rows a, b, c computed on
+    // the device). Returns once every kernel and copy of this context has finished; this context's kernels do
+    // not wait for the writer's stream, so the writer must be done before the next call that uses the slot.
+    ff::fr_t* slot_for_writing(int slot, unsigned log_n);
     // Fills a slot with pseudo-random field elements made on the device (benchmarks).
     void fill_random(int slot, unsigned log_n, uint64_t seed);
     void transform_resident(int slot, unsigned log_n, ntt_kind kind);

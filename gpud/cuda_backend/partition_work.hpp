@@ -12,6 +12,7 @@
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/pinned_pool.hpp"
 #include "gpud/cuda_backend.hpp"
+#include "gpud/host_expansion.hpp"
 
 namespace cuzk::gpud {
 
@@ -27,6 +28,9 @@ struct cuda_work final : partition_work {
                                : std::pmr::get_default_resource()) {}
 
     const groth16::parameters* params = nullptr;
+    // A compact partition made whole on the host (host_expansion.hpp), which the ranges below point into; declared
+    // before them and the page locks, so it outlives both.
+    std::unique_ptr<expanded_partition> expanded;
     // Where the A and B scalar vectors live (page-locked buffers reused across partitions), or null; declared
     // before |prepared| so it outlives the vectors it holds.
     std::shared_ptr<cuda::pinned_pool> scalar_pool;

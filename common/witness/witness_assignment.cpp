@@ -1,0 +1,40 @@
+#include "common/witness/witness_assignment.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace cuzk::witness {
+
+namespace {
+// Variable indices are 32-bit (cs::variable); a 32 GiB PoRep partition uses about 2^27.
+constexpr std::uint64_t index_limit = std::uint64_t(std::numeric_limits<std::uint32_t>::max()) + 1;
+}  // namespace
+
+witness_assignment::witness_assignment() { inputs_.push_back(ff::fr_t::one()); }
+
+cs::variable witness_assignment::alloc(const ff::fr_t& value) {
+    const std::uint64_t index = aux_.size();
+    if (index == index_limit) throw std::length_error("witness_assignment: too many aux variables for 32-bit indices");
+    aux_.push_back(value);
+    return cs::variable::aux(std::uint32_t(index));
+}
+
+cs::variable witness_assignment::alloc_input(const ff::fr_t& value) {
+    if (inputs_.size() == index_limit)
+        throw std::length_error("witness_assignment: too many input variables for 32-bit indices");
+    inputs_.push_back(value);
+    return cs::variable::input(std::uint32_t(inputs_.size() - 1));
+}
+
+void witness_assignment::enforce(const cs::linear_combination&, const cs::linear_combination&,
+                                 const cs::linear_combination&) {
+    ++rows_;
+}
+
+void witness_assignment::clear() {
+    inputs_.resize(1);
+    aux_.clear();
+    rows_ = 0;
+}
+
+}  // namespace cuzk::witness
