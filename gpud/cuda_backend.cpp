@@ -14,7 +14,9 @@
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda/pinned_pool.hpp"
+#include "gpud/cuda/r1cs_witness.hpp"
 #include "gpud/cuda_backend/b_g2_prestage.hpp"
+#include "gpud/cuda_backend/compact_checks.hpp"
 #include "gpud/cuda_backend/host_pinning.hpp"
 #include "gpud/cuda_backend/partition_work.hpp"
 #include "gpud/cuda_backend/resident_params.hpp"
@@ -77,7 +79,9 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"b_g2_prestage_used", b.used},
             {"row_a_prestage_copied", b.row_a_copied},
             {"row_a_prestage_used", b.row_a_used},
-            {"l_a_msm_shared", l_a_shared_.load()}};
+            {"l_a_msm_shared", l_a_shared_.load()},
+            {"compact_partitions", compact_partitions_.load()},
+            {"compact_uploaded_bytes", compact_uploaded_bytes_.load()}};
 }
 
 std::optional<device_info> cuda_backend::device() const {
@@ -106,8 +110,18 @@ std::unique_ptr<partition_work> cuda_backend::prepare(const groth16::witness_vie
 std::unique_ptr<partition_work> cuda_backend::prepare_compact(const compact_partition& w,
                                                               const groth16::parameters& params) {
     auto work = std::make_unique<cuda_work>(scalar_pool_);
-    work->expanded = expand_on_host(w);
-    prepare_into(*work, work->expanded->view, params);
+    if (!b_g2_on_gpu_) {
+        // B_G2's thread reads B's scalars in host memory: the partition is made whole here and proved as a full
+        // witness (~17 GB of host memory and of copies at the 32 GiB shape).
+        work->expanded = expand_on_host(w);
+        prepare_into(*work, work->expanded->view, params);
+        return work;
+    }
+    work->prepared.log_m = check_compact_partition(w, params);
+    work->serial = next_serial_++;
+    work->params = &params;
+    work->counters = pins_;
+    work->compact = w;
     return work;
 }
 

@@ -32,17 +32,34 @@
 //                (groth16::blind_proof, as the CPU backend does: both give the same proof for the same draws);
 //                then the ranges are unpinned and the rows and scalars freed (a work dropped without finish
 //                does the same when destroyed). A range is always unpinned before its memory is freed.
+// A compact partition (prepare_compact: the inputs in full, the aux values compact, the circuit's R1CS matrices)
+// takes another way through the same steps where B_G2 is on the GPU:
+//   prepare      CPU: its sizes checked against the matrices and the parameters (as prepare's), log_m; no
+//                expansion, nothing pinned (gpud's ring, which holds it, is page-locked once) or offered.
+//   run_kernels  the matrices resident beside the points (once per parameters object, uploaded before the
+//                points and the MSM scratch plan, so both leave room for them), then ~100 MB of witness copied
+//                instead of ~17 GB at the 32 GiB shape: B's scalars gathered on the device and B_G2's MSM
+//                started on them, the rows a, b, c evaluated into the NTT slots, H's transforms with B_G1 beside
+//                them, A's scalars gathered into slot 1 once they are done, then the H, L and A MSMs
+//                (cuda_backend/compact_sequence.cpp). Every copy is synchronous: nothing reads the ring slot
+//                after run_kernels.
+//   finish       as above.
+// With B_G2 on the CPU (its thread reads B's scalars in host memory) a compact partition is made whole on the
+// host (host_expansion.hpp: ~17 GB at the 32 GiB shape) and proved as a full witness.
 // Where the device memory left beside the parameters cannot hold every window's sorted pairs of the largest
 // MSM at once, the MSM contexts process windows in passes under limits (plan_msm_scratch, logged once per
 // parameters set: cuda_backend/device_memory_plan.hpp); on an H200 the 32 GiB shape needs none.
 // B_G2 goes to the GPU by default: for a synthetic 32 GiB-shape partition on an H200 it took 255 ms there
 // against ~15 s on 16 CPU threads (docs/benchmarks-history.md).
 // Every CUDA failure throws cuda::cuda_error; the gpud worker fails the partition with its message, retryable
-// (a device_error), and asks device_lost() whether the context survived.
+// (a device_error), and asks device_lost() whether the context survived. A compact witness or matrices the
+// device finds inconsistent throw std::invalid_argument (not retried: the input is wrong, not the device).
 // The parts, in cuda_backend/: partition_work (a partition's work from prepare to finish), host_pinning (its
 // ranges' page locks), resident_params (the points on the device, resident_for), device_memory_plan (the MSM
 // scratch limits and the spare NTT slot), b_g2_prestage (the waiting partition's inputs copied by the holder's
-// B_G2 thread) and kernel_sequence (run_kernels).
+// B_G2 thread), kernel_sequence (run_kernels), compact_checks (prepare_compact's checks), compact_sequence
+// (run_kernels for a compact partition, and the matrices made resident) and sequence_guards (what both sequences
+// wait for on their way out).
 #pragma once
 
 #include <cstddef>
@@ -58,6 +75,7 @@ namespace cuzk::cuda {
 class host_pin;
 class pinned_pool;
 class ntt_context;
+class r1cs_witness;
 template <class F>
 class msm_context;
 }  // namespace cuzk::cuda
@@ -108,7 +126,9 @@ public:
     void register_host_region(std::span<const std::byte> region) override;
     // The sticky error of GPU |gpu|'s context, or empty (cuda::context_error): no lock, not even the backend's.
     std::string device_lost() override;
-    // host_pin_stats, b_g2_prestage and l_a_msm_shared (partitions whose L and A MSMs ran as one), by name.
+    // host_pin_stats, b_g2_prestage, l_a_msm_shared (partitions whose L and A MSMs ran as one),
+    // compact_partitions (proved from a compact witness on the device) and compact_uploaded_bytes (their
+    // witnesses' bytes copied to the device), by name.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
     // now: those of other parameters (no partition uses |params| any more, proving_backend.hpp), and the points
@@ -123,9 +143,13 @@ public:
     // Bytes of the registered region (0 when none or refused).
     size_t host_region_bytes() const;
 
-    // Parameter sets resident on the device now, and their bytes (for logs and tests).
+    // Parameter sets resident on the device now, and their points' bytes (for logs and tests).
     size_t resident_sets() const;
     size_t resident_bytes() const;
+    // Device bytes of the R1CS matrices resident with them, and of the compact witness's buffers (z, the A and
+    // B scalars, the uploaded compact arrays: kept while some set holds matrices).
+    size_t resident_matrix_bytes() const;
+    size_t compact_witness_bytes() const;
 
     // The host ranges of the partitions prepared so far (cumulative, except pinned_now_bytes).
     struct pin_stats {
@@ -155,16 +179,27 @@ public:
     struct resident_params;
 
 private:
-    struct kernel_sequence;  // run_kernels' steps (cuda_backend/kernel_sequence.cpp)
+    struct kernel_sequence;   // run_kernels' steps (cuda_backend/kernel_sequence.cpp)
+    struct compact_sequence;  // the same for a compact partition (cuda_backend/compact_sequence.cpp)
+
+    // Under |mu_|: the matrices resident, the memory planned, compact_sequence run.
+    void run_compact_kernels(cuda_work& w);
+    // The matrices of |w| resident in |r| (uploaded unless |r| holds them; then |r|'s MSM scratch is planned
+    // again, without the spare NTT slot, whose row a a compact partition has no use for) and the compact witness's
+    // buffers reserved for |w| (cuda_backend/compact_sequence.cpp).
+    void make_matrices_resident(resident_params& r, const compact_partition& w, unsigned log_m);
 
     // prepare's work on a whole witness (a compact one expanded on the host first).
     void prepare_into(cuda_work& work, const groth16::witness_view& w, const groth16::parameters& params);
 
-    // The points of |params| on the device, uploaded on first use (cuda_backend/resident_params.cpp).
-    resident_params& resident_for(const groth16::parameters& params);
-    // The MSM scratch limits and the spare NTT slot, before the first kernels on |r|'s points at 2^log_m
-    // (cuda_backend/device_memory_plan.cpp).
-    void plan_device_memory(resident_params& r, unsigned log_m);
+    // The points of |params| on the device, uploaded on first use (cuda_backend/resident_params.cpp). With
+    // |compact|, its matrices too (make_matrices_resident), before the points of a new set: their placement
+    // ([gpud] params_memory = "auto") then counts the memory the matrices and the witness take.
+    resident_params& resident_for(const groth16::parameters& params, const compact_partition* compact = nullptr,
+                                  unsigned log_m = 0);
+    // The MSM scratch limits and, with |row_a_spare| (full-witness partitions), the spare NTT slot, before the
+    // first kernels on |r|'s points at 2^log_m (cuda_backend/device_memory_plan.cpp).
+    void plan_device_memory(resident_params& r, unsigned log_m, bool row_a_spare);
     // CPU, in prepare: page-locks the host ranges |w|'s kernels copy from (cuda_backend/host_pinning.cpp).
     void pin_host_ranges(cuda_work& w);
     // The B_G2 prestage (cuda_backend/b_g2_prestage.cpp). In prepare: |w|'s B_G2 scalars offered on the board.
@@ -198,6 +233,10 @@ private:
     // thread), or 0. Written by that thread and read by the next holder, both under |mu_|'s succession.
     uint64_t spare_row_a_of_ = 0;
     std::atomic<uint64_t> l_a_shared_{0};  // partitions whose L and A ran as one MSM run (counters())
+    std::atomic<uint64_t> compact_partitions_{0}, compact_uploaded_bytes_{0};  // counters()
+    // The compact partitions' witness on the device, used under |mu_| alone; made with the first matrices,
+    // freed with the last (drop_resident).
+    std::unique_ptr<cuda::r1cs_witness> compact_witness_;
     std::map<const groth16::parameters*, std::unique_ptr<resident_params>> resident_;
     std::atomic<uint64_t> params_pinned_bytes_{0};  // page-locked host copies of |resident_|'s points (pinned())
 };

@@ -13,6 +13,7 @@
 
 #include "common/circuits/registry.hpp"
 #include "common/ntt/ntt.hpp"
+#include "common/witness/compact_vector_serialization.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda/r1cs_device.hpp"
@@ -178,6 +179,56 @@ TEST_F(CudaR1cs, EveryAuxInAGivesZAsAScalars) {
 TEST_F(CudaR1cs, PoRep2KiBPartitionMatchesTheCpu) {
     const auto k = test::make_r1cs_case(*circuits::make_circuit("porep:StackedDrg2KiBV1_1"));
     check_case(*k, "porep:StackedDrg2KiBV1_1");
+}
+
+// As gpud's CUDA backend uses it: the witness laid out as a ring slot holds it (the inputs, then the compact vector
+// serialized) goes in one copy or two (copy_plan.hpp: two where the full values are 8 bytes off a 16-byte
+// boundary relative to the inputs); reserve() allocates ahead; B's scalars gathered alone, A's into the caller's
+// device memory (an NTT slot). Everything equals the CPU's.
+TEST_F(CudaR1cs, ARingSlotsLayoutIsUploadedInOneOrTwoCopiesAndAGathersIntoASlot) {
+    const auto k = test::make_r1cs_case(test::long_rows_circuit(12));
+    const cuda::r1cs_device m(k->m);
+    const witness::compact_vector_view aux = k->wa.aux();
+    const auto inputs = k->wa.inputs();
+    std::vector<uint64_t> slot((inputs.size_bytes() + witness::serialized_bytes(aux)) / 8 + 8);
+    auto* bytes = reinterpret_cast<std::byte*>(slot.data());
+    std::copy_n(reinterpret_cast<const std::byte*>(inputs.data()), inputs.size_bytes(), bytes);
+    const std::span<std::byte> rest(bytes + inputs.size_bytes(), slot.size() * 8 - inputs.size_bytes());
+    witness::write(rest, aux);
+    const witness::compact_vector_view in_slot = witness::read(rest);
+    const std::span<const fr_t> slot_inputs(reinterpret_cast<const fr_t*>(bytes), inputs.size());
+
+    cuda::r1cs_witness w;
+    w.reserve(m, slot_inputs, in_slot, true);
+    const size_t reserved = w.device_bytes();
+    EXPECT_GE(reserved, (m.z_size() + m.b_input_count() + m.b_aux_count()) * sizeof(fr_t));
+    w.upload(m, slot_inputs, in_slot);
+    const size_t full_offset = size_t(reinterpret_cast<const std::byte*>(in_slot.full.data()) - bytes);
+    EXPECT_EQ(w.upload_copies(), full_offset % 16 == 0 ? 1u : 2u) << "full values at " << full_offset;
+    EXPECT_EQ(w.uploaded_bytes(), inputs.size_bytes() + aux.full_mask.size_bytes() + aux.bit_value.size_bytes() +
+                                      aux.full_before.size_bytes() + aux.full.size_bytes());
+    w.expand(m);
+    EXPECT_TRUE(download(w.z(), m.z_size()) == k->z()) << "z";
+    const unsigned L = log_domain(m.prover_rows());
+    cuda::ntt_context ntt;
+    w.evaluate_rows(m, ntt.slot_for_writing(0, L), ntt.slot_for_writing(1, L), ntt.slot_for_writing(2, L), L);
+    std::vector<fr_t> got(uint64_t(1) << L);
+    ntt.store(2, got);
+    EXPECT_TRUE(got == padded(k->pa.c(), got.size())) << "row c";
+
+    w.gather_b_scalars(m);
+    EXPECT_TRUE(download(w.b_scalars(), w.b_scalar_count()) == k->b_scalars()) << "B's scalars";
+    ASSERT_LT(m.a_aux_count(), m.num_aux());
+    ASSERT_LE(m.num_inputs() + m.a_aux_count(), uint64_t(1) << L);
+    ff::fr_t* slot1 = ntt.slot_for_writing(1, L);
+    w.gather_a_scalars(m, slot1);
+    EXPECT_EQ(w.a_scalars(), slot1);
+    EXPECT_TRUE(download(w.a_scalars(), w.a_scalar_count()) == k->a_scalars()) << "A's scalars in the slot";
+    EXPECT_EQ(w.device_bytes(), reserved) << "nothing allocated beyond the reservation";
+    // Its own buffer otherwise (as gather_scalars).
+    w.gather_a_scalars(m);
+    EXPECT_NE(w.a_scalars(), slot1);
+    EXPECT_TRUE(download(w.a_scalars(), w.a_scalar_count()) == k->a_scalars()) << "A's scalars";
 }
 
 // A compact witness whose full_before points past its full values: refused by every call that reads it (nothing

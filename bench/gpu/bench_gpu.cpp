@@ -26,6 +26,10 @@
 //   minutes); --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
 //
+//   cuzk_bench_gpu --compact-partition [--registered-proof NAME] [--matrix-file F] [--census F] [--reps 3]
+//   (gpud's CUDA backend on a SYNTHETIC compact partition of a PoRep shape, 32 GiB by default: compact_bench
+//   below)
+//
 //   cuzk_bench_gpu --r1cs [--circuit SPEC] [--matrix-file F] [--reps 5] [--no-check]
 //   (the R1CS evaluation on the GPU, r1cs_bench below: SPEC is a built-in circuit (mul:N, sha256:N,
 //   porep:StackedDrg2KiBV1_1, ...; default sha256:64) or porep-synthetic:<registered proof>[@seed], a PoRep
@@ -94,7 +98,9 @@
 #include "common/r1cs/matrix_file.hpp"
 #include "common/r1cs/matrix_product.hpp"
 #include "common/r1cs/matrix_recorder.hpp"
+#include "common/witness/compact_vector_builder.hpp"
 #include "common/witness/compact_vector_expansion.hpp"
+#include "common/witness/compact_vector_serialization.hpp"
 #include "common/witness/witness_assignment.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/host_pin.hpp"
@@ -1268,6 +1274,122 @@ int r1cs_bench(int argc, char** argv) {
     return same ? 0 : 1;
 }
 
+// --compact-partition: gpud's CUDA backend proving one SYNTHETIC compact partition of a PoRep shape
+// (StackedDrg32GiBV1_1 by default): prepare_compact and run_kernels as gpud calls them (cuda_backend.hpp,
+// cuda_backend/compact_sequence.cpp), the witness copied from a region registered once as gpud's ring is. The
+// circuit's real matrices (recorded, ~1-2 min at 32 GiB, or read from --matrix-file F, written there when
+// missing); random parameters of the exact sizes (points made on the GPU, moved to host memory as a parameters
+// object: ~47 GB of host memory at 32 GiB); an aux vector drawn with the census's fractions of zeros, ones and
+// small values for L (--census F; else PoRep-like), the rest uniform random: not a satisfying witness, so no
+// proof is finished. The first partition's run_kernels includes the matrices' and points' uploads and the
+// device memory plan (logged); the later ones are the steady state.
+int compact_bench(int argc, char** argv) {
+    const std::string name = arg_str(argc, argv, "--registered-proof") ? arg_str(argc, argv, "--registered-proof")
+                                                                       : "StackedDrg32GiBV1_1";
+    const char* matrix_path = arg_str(argc, argv, "--matrix-file");
+    const int reps = arg_int(argc, argv, "--reps", 3);
+    const double gib = double(1ull << 30);
+    scalar_mix mix = porep_like;
+    if (const char* census_file = arg_str(argc, argv, "--census")) {
+        std::ifstream in(census_file);
+        if (!in) throw std::invalid_argument(std::string("--census ") + census_file + ": cannot read it");
+        mix = census_query(nlohmann::json::parse(in), "l", census_file).mix;
+    }
+    const porep::registered_proof& proof = porep::registered_proof_by_name(name);
+    const std::string label = "porep:" + name;
+    std::printf("SYNTHETIC compact partition of %s (random points, random witness values; not a valid proof)\n"
+                "device: %s\n", name.c_str(), cuda::device_description(0).c_str());
+
+    double t0 = now_ms();
+    r1cs::r1cs_matrices m;
+    if (matrix_path && std::filesystem::exists(matrix_path)) {
+        m = r1cs::read_matrix_file(matrix_path, label);
+        record("compact: matrices read (CPU)", now_ms() - t0, matrix_path);
+    } else {
+        m = r1cs::record_porep_matrices(proof);
+        record("compact: matrices recorded (CPU)", now_ms() - t0, "two blank syntheses: count, record");
+        if (matrix_path) r1cs::write_matrix_file(matrix_path, m, label);
+    }
+    const groth16::density_view a_aux{m.a_aux_density, m.num_aux}, b_in{m.b_input_density, m.num_inputs},
+        b_aux{m.b_aux_density, m.num_aux};
+    unsigned L = 0;
+    while ((uint64_t(1) << L) < m.prover_rows()) ++L;
+    const size_t n_h = (size_t(1) << L) - 1, n_l = m.num_aux, n_a = m.num_inputs + a_aux.count(),
+                 n_b = b_in.count() + b_aux.count();
+
+    // The witness as a ring slot holds it: the inputs (ONE first), then the compact aux vector serialized.
+    t0 = now_ms();
+    std::vector<fr_t> inputs = make_scalars(m.num_inputs, scalar_mix{}, 41);
+    inputs[0] = fr_t::one();
+    witness::compact_vector_builder builder;
+    for (const fr_t& v : make_scalars(n_l, mix, 42)) builder.push_back(v);
+    const witness::compact_vector_view aux = builder.view();
+    std::vector<uint64_t> slot((inputs.size() * 32 + witness::serialized_bytes(aux)) / 8 + 1);
+    auto* bytes = reinterpret_cast<std::byte*>(slot.data());
+    std::memcpy(bytes, inputs.data(), inputs.size() * 32);
+    const std::span<std::byte> rest(bytes + inputs.size() * 32, slot.size() * 8 - inputs.size() * 32);
+    witness::write(rest, aux);
+    const gpud::compact_partition w{std::span<const fr_t>(reinterpret_cast<const fr_t*>(bytes), inputs.size()),
+                                    witness::read(rest), &m};
+    char note[400];
+    std::snprintf(note, sizeof note, "%zu inputs, %llu aux values (%.2f%% full), %.1f MB; L mix %s", inputs.size(),
+                  (unsigned long long)aux.size, 100.0 * double(aux.full.size()) / double(aux.size),
+                  double(slot.size() * 8) / 1e6, mix.name.c_str());
+    record("compact: witness made (CPU)", now_ms() - t0, note);
+
+    // Parameters of the exact sizes, points made on the GPU and moved to host memory (the backend uploads them).
+    t0 = now_ms();
+    groth16::parameters params;
+    {
+        cuda::g1_msm_context g1;
+        const auto seeds = seeds_for<ff::fp_t>(std::max({n_h, n_l, n_a, n_b}), 31);
+        for (auto [q, n] : {std::pair{&params.h, n_h}, std::pair{&params.l, n_l}, std::pair{&params.a, n_a},
+                            std::pair{&params.b_g1, n_b}}) {
+            g1.generate_points(n, seeds);
+            *q = g1.download_points();
+        }
+        cuda::g2_msm_context g2;
+        g2.generate_points(n_b, seeds_for<ff::fp2_t>(n_b, 32));
+        params.b_g2 = g2.download_points();
+        params.vk.ic.assign(params.a.begin(), params.a.begin() + ptrdiff_t(m.num_inputs));
+    }
+    std::snprintf(note, sizeof note, "h %zu, l %zu, a %zu, b_g1/b_g2 %zu points; %.1f GiB", n_h, n_l, n_a, n_b,
+                  double((n_h + n_l + n_a + n_b) * 96 + n_b * 192) / gib);
+    record("compact: random parameters made (GPU, to host)", now_ms() - t0, note);
+
+    gpud::cuda_backend be(0);
+    be.register_host_region(std::as_bytes(std::span<const uint64_t>(slot)));
+    auto prove = [&](std::vector<double>* prep, std::vector<double>* kern) {
+        double t = now_ms();
+        auto work = be.prepare_compact(w, params);
+        if (prep) prep->push_back(now_ms() - t);
+        t = now_ms();
+        be.run_kernels(*work);
+        if (kern) kern->push_back(now_ms() - t);
+        return now_ms() - t;
+    };
+    const double first = prove(nullptr, nullptr);
+    std::snprintf(note, sizeof note, "matrices %.2f GiB, points %.1f GiB resident; device memory in use %.1f GiB",
+                  double(be.resident_matrix_bytes()) / gib, double(be.resident_bytes()) / gib, device_used_gib());
+    record("compact: first run_kernels (uploads, plan)", first, note);
+    std::vector<double> prep, kern;
+    for (int r = 0; r < reps; ++r) prove(&prep, &kern);
+    std::snprintf(note, sizeof note, "prepare_compact's checks, before the lock");
+    record("compact: prepare_compact (CPU)", median(prep), note);
+    uint64_t uploaded = 0, partitions = 0;
+    for (const auto& [k, v] : be.counters()) {
+        if (k == "compact_uploaded_bytes") uploaded = v;
+        if (k == "compact_partitions") partitions = v;
+    }
+    std::snprintf(note, sizeof note,
+                  "median of %d; %.1f MB copied per partition; compact witness buffers %.2f GiB; device memory in "
+                  "use %.1f GiB",
+                  reps, partitions ? double(uploaded) / double(partitions) / 1e6 : 0.0,
+                  double(be.compact_witness_bytes()) / gib, device_used_gib());
+    record("compact: run_kernels (GPU work under the lock)", median(kern), note);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     const int max_log_msm = arg_int(argc, argv, "--max-log-msm", 26);
     const int max_log_ntt = arg_int(argc, argv, "--max-log-ntt", 27);
@@ -1281,6 +1403,18 @@ int main(int argc, char** argv) {
         int rc = 1;
         try {
             rc = r1cs_bench(argc, argv);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: %s\n", e.what());
+            rc = 1;
+        }
+        std::printf("\n| what | ms | note |\n|---|---:|---|\n");
+        for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
+        return rc;
+    }
+    if (has_flag(argc, argv, "--compact-partition")) {
+        int rc = 1;
+        try {
+            rc = compact_bench(argc, argv);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "error: %s\n", e.what());
             rc = 1;

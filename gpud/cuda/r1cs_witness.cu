@@ -2,10 +2,13 @@
 #include "gpud/cuda/r1cs_witness.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "gpud/cuda/copy_plan.hpp"
 #include "gpud/cuda/r1cs_device_layout.cuh"
 #include "gpud/cuda/r1cs_kernels.cuh"
 
@@ -34,16 +37,14 @@ struct r1cs_witness::impl {
     int device;
     cudaStream_t stream = nullptr;
     device_buffer<fr_t> z;
-    device_buffer<uint64_t> full_mask, bit_value;
-    device_buffer<uint32_t> full_before;
-    device_buffer<fr_t> full;
-    device_buffer<uint32_t> error;  // r1cs_rows::FULL_INDEX_BEYOND ...: what a kernel found wrong
+    device_buffer<std::byte> staged;  // upload's copies of the inputs and the compact arrays (copy_plan.hpp)
+    device_buffer<uint32_t> error;    // r1cs_rows::FULL_INDEX_BEYOND ...: what a kernel found wrong
     device_buffer<fr_t> a_scalars, b_scalars, partial;
     r1cs_rows::z_compact compact;  // the uploaded (or resident) witness; inputs at z's head
     const r1cs_device::impl* matrices = nullptr;  // the matrices it was uploaded for
     bool expanded = false;
     const fr_t* a_ptr = nullptr;
-    size_t a_count = 0, b_count = 0, uploaded = 0;
+    size_t a_count = 0, b_count = 0, uploaded = 0, copies = 0;
 
     explicit impl(int dev) : device(dev) {
         CUDA_OK(cudaSetDevice(device));
@@ -89,6 +90,15 @@ struct r1cs_witness::impl {
         f(r1cs_rows::z_expanded{z.get()});
     }
 
+    // to[place] = z.at(first + i) for the elements of |d| (gather_kernel), on this object's stream.
+    template <class Z>
+    void gather(const Z& zr, uint64_t first, const r1cs_device::impl::density& d, fr_t* to) {
+        if (d.size == 0) return;
+        r1cs_rows::gather_kernel<Z><<<grid_for(d.size, r1cs_rows::ROW_THREADS), r1cs_rows::ROW_THREADS, 0, stream>>>(
+            zr, first, d.view(), to);
+        CUDA_LAUNCH_OK("gather_kernel");
+    }
+
     void start(const r1cs_device& m) {
         CUDA_OK(cudaSetDevice(device));
         matrices = nullptr;  // until the copies are issued
@@ -102,30 +112,46 @@ struct r1cs_witness::impl {
 r1cs_witness::r1cs_witness(int device) : impl_(std::make_unique<impl>(device)) {}
 r1cs_witness::~r1cs_witness() = default;
 
+namespace {
+
+// The inputs and the compact arrays in the order a ring slot holds them, with the alignment each needs on the
+// device (fr values are read as 16-byte words, words.cuh).
+std::array<host_array, 5> witness_arrays(std::span<const ff::fr_t> inputs, const witness::compact_vector_view& aux) {
+    return {host_array{inputs.data(), inputs.size_bytes(), 16},
+            host_array{aux.full_mask.data(), aux.full_mask.size_bytes(), 8},
+            host_array{aux.bit_value.data(), aux.bit_value.size_bytes(), 8},
+            host_array{aux.full_before.data(), aux.full_before.size_bytes(), 4},
+            host_array{aux.full.data(), aux.full.size_bytes(), 16}};
+}
+
+}  // namespace
+
 void r1cs_witness::upload(const r1cs_device& m, std::span<const ff::fr_t> inputs,
                           const witness::compact_vector_view& aux) {
     check_sizes(m, inputs, aux);
     impl& s = *impl_;
-    s.start(m);
-    const size_t blocks = aux.blocks();
-    s.full_mask.reserve(std::max<size_t>(blocks, 1));
-    s.bit_value.reserve(std::max<size_t>(blocks, 1));
-    s.full_before.reserve(std::max<size_t>(blocks, 1));
-    s.full.reserve(std::max<size_t>(aux.full.size(), 1));
-    auto copy = [&](void* dst, const void* src, size_t bytes) {
-        if (bytes) CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.stream));
-    };
-    copy(s.z.get(), inputs.data(), inputs.size_bytes());
-    copy(s.full_mask.get(), aux.full_mask.data(), aux.full_mask.size_bytes());
-    copy(s.bit_value.get(), aux.bit_value.data(), aux.bit_value.size_bytes());
-    copy(s.full_before.get(), aux.full_before.data(), aux.full_before.size_bytes());
-    copy(s.full.get(), aux.full.data(), aux.full.size_bytes());
+    const auto arrays = witness_arrays(inputs, aux);
+    const copy_plan plan = plan_copies(arrays);
+    CUDA_OK(cudaSetDevice(s.device));
+    s.matrices = nullptr;  // until the copies are done: a failed upload leaves nothing to read
+    s.staged.reserve(std::max<size_t>(plan.device_bytes, 1));
+    for (const auto& c : plan.copies)
+        CUDA_OK(cudaMemcpyAsync(s.staged.get() + c.device_offset, c.host, c.bytes, cudaMemcpyHostToDevice, s.stream));
     CUDA_OK(cudaStreamSynchronize(s.stream));  // the sources are the caller's again
-    s.compact = {s.z.get(),         m.num_inputs(),       s.full_mask.get(), s.bit_value.get(),
-                 s.full_before.get(), s.full.get(),       aux.full.size(),   s.error.get()};
-    s.uploaded = inputs.size_bytes() + aux.full_mask.size_bytes() + aux.bit_value.size_bytes() +
-                 aux.full_before.size_bytes() + aux.full.size_bytes();
-    s.matrices = &m.layout();
+    auto on_device = [&](int i, const auto* host) {
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(host)>>;
+        return reinterpret_cast<const T*>(s.staged.get() + plan.offset[i]);
+    };
+    const witness::compact_vector_view staged{
+        aux.size,
+        {on_device(1, aux.full_mask.data()), aux.full_mask.size()},
+        {on_device(2, aux.bit_value.data()), aux.bit_value.size()},
+        {on_device(3, aux.full_before.data()), aux.full_before.size()},
+        {on_device(4, aux.full.data()), aux.full.size()}};
+    use_resident(m, {on_device(0, inputs.data()), inputs.size()}, staged);
+    s.uploaded = 0;
+    for (const auto& a : arrays) s.uploaded += a.bytes;
+    s.copies = plan.copies.size();
 }
 
 void r1cs_witness::use_resident(const r1cs_device& m, std::span<const ff::fr_t> inputs,
@@ -145,7 +171,20 @@ void r1cs_witness::use_resident(const r1cs_device& m, std::span<const ff::fr_t> 
                  aux.full.size(),
                  s.error.get()};
     s.uploaded = 0;
+    s.copies = 0;
     s.matrices = &m.layout();
+}
+
+void r1cs_witness::reserve(const r1cs_device& m, std::span<const ff::fr_t> inputs,
+                           const witness::compact_vector_view& aux, bool a_scalars_elsewhere) {
+    impl& s = *impl_;
+    const r1cs_device::impl& L = m.layout();
+    CUDA_OK(cudaSetDevice(s.device));
+    s.z.reserve(std::max<uint64_t>(m.z_size(), 1));
+    s.staged.reserve(std::max<size_t>(plan_copies(witness_arrays(inputs, aux)).device_bytes, 1));
+    s.b_scalars.reserve(std::max<uint64_t>(L.b_input.count + L.b_aux.count, 1));
+    if (!a_scalars_elsewhere && L.a_aux.count != L.num_aux) s.a_scalars.reserve(L.num_inputs + L.a_aux.count);
+    s.partial.reserve(std::max<uint64_t>(L.max_pieces(), 1));
 }
 
 void r1cs_witness::expand(const r1cs_device& m) {
@@ -201,36 +240,54 @@ void r1cs_witness::evaluate_rows(const r1cs_device& m, ff::fr_t* a, ff::fr_t* b,
     s.finish("evaluate_rows");
 }
 
-void r1cs_witness::gather_scalars(const r1cs_device& m, z_source from) {
+void r1cs_witness::gather_b_scalars(const r1cs_device& m, z_source from) {
     impl& s = *impl_;
-    const r1cs_device::impl& L = s.bound(m, "gather_scalars");
+    const r1cs_device::impl& L = s.bound(m, "gather_b_scalars");
+    CUDA_OK(cudaSetDevice(s.device));
+    s.b_count = 0;
+    const uint64_t count = L.b_input.count + L.b_aux.count;
+    s.b_scalars.reserve(std::max<uint64_t>(count, 1));
+    s.with_reader(from, "gather_b_scalars", [&](const auto& zr) {
+        s.gather(zr, 0, L.b_input, s.b_scalars.get());
+        s.gather(zr, L.num_inputs, L.b_aux, s.b_scalars.get() + L.b_input.count);
+    });
+    s.finish("gather_b_scalars");
+    s.b_count = count;
+}
+
+void r1cs_witness::gather_a_scalars(const r1cs_device& m, ff::fr_t* to, z_source from) {
+    impl& s = *impl_;
+    const r1cs_device::impl& L = s.bound(m, "gather_a_scalars");
     CUDA_OK(cudaSetDevice(s.device));
     const uint64_t n_in = L.num_inputs;
     const bool a_dense = L.a_aux.count == L.num_aux;
-    if (a_dense && L.num_aux > 0 && !s.expanded)
-        throw std::logic_error("GPU witness: A's density holds every aux value, so its scalars are z: expand() first");
-    s.b_count = L.b_input.count + L.b_aux.count;
-    s.b_scalars.reserve(std::max<uint64_t>(s.b_count, 1));
-    if (!a_dense) s.a_scalars.reserve(n_in + L.a_aux.count);
-    s.with_reader(from, "gather_scalars", [&](const auto& zr) {
-        using Z = std::decay_t<decltype(zr)>;
-        auto gather = [&](uint64_t first, const r1cs_device::impl::density& d, fr_t* to) {
-            if (d.size == 0) return;
-            r1cs_rows::gather_kernel<Z><<<grid_for(d.size, r1cs_rows::ROW_THREADS), r1cs_rows::ROW_THREADS, 0, s.stream>>>(
-                zr, first, d.view(), to);
-            CUDA_LAUNCH_OK("gather_kernel");
-        };
-        gather(0, L.b_input, s.b_scalars.get());
-        gather(n_in, L.b_aux, s.b_scalars.get() + L.b_input.count);
-        if (!a_dense) {
-            CUDA_OK(cudaMemcpyAsync(s.a_scalars.get(), s.z.get(), n_in * sizeof(fr_t), cudaMemcpyDeviceToDevice,
-                                    s.stream));
-            gather(n_in, L.a_aux, s.a_scalars.get() + n_in);
-        }
+    s.a_ptr = nullptr;
+    s.a_count = 0;
+    if (a_dense) {
+        if (L.num_aux > 0 && !s.expanded)
+            throw std::logic_error(
+                "GPU witness: A's density holds every aux value, so its scalars are z: expand() first");
+        s.a_ptr = s.z.get();
+        s.a_count = n_in + L.a_aux.count;
+        return;
+    }
+    fr_t* out = reinterpret_cast<fr_t*>(to);
+    if (!out) {
+        s.a_scalars.reserve(n_in + L.a_aux.count);
+        out = s.a_scalars.get();
+    }
+    s.with_reader(from, "gather_a_scalars", [&](const auto& zr) {
+        CUDA_OK(cudaMemcpyAsync(out, s.z.get(), n_in * sizeof(fr_t), cudaMemcpyDeviceToDevice, s.stream));
+        s.gather(zr, n_in, L.a_aux, out + n_in);
     });
-    s.a_ptr = a_dense ? s.z.get() : s.a_scalars.get();
+    s.finish("gather_a_scalars");
+    s.a_ptr = out;
     s.a_count = n_in + L.a_aux.count;
-    s.finish("gather_scalars");
+}
+
+void r1cs_witness::gather_scalars(const r1cs_device& m, z_source from) {
+    gather_b_scalars(m, from);
+    gather_a_scalars(m, nullptr, from);
 }
 
 const ff::fr_t* r1cs_witness::z() const { return reinterpret_cast<const ff::fr_t*>(impl_->z.get()); }
@@ -244,10 +301,11 @@ const ff::fr_t* r1cs_witness::b_scalars() const {
 }
 std::size_t r1cs_witness::b_scalar_count() const { return impl_->b_count; }
 std::size_t r1cs_witness::uploaded_bytes() const { return impl_->uploaded; }
+std::size_t r1cs_witness::upload_copies() const { return impl_->copies; }
 std::size_t r1cs_witness::device_bytes() const {
     const impl& s = *impl_;
-    return s.z.bytes() + s.full_mask.bytes() + s.bit_value.bytes() + s.full_before.bytes() + s.full.bytes() +
-           s.error.bytes() + s.a_scalars.bytes() + s.b_scalars.bytes() + s.partial.bytes();
+    return s.z.bytes() + s.staged.bytes() + s.error.bytes() + s.a_scalars.bytes() + s.b_scalars.bytes() +
+           s.partial.bytes();
 }
 
 }  // namespace cuzk::cuda

@@ -11,6 +11,11 @@
 //   ntt.compute_h_resident(L);                           // H straight from the rows in the NTT slots
 //   w.gather_scalars(m);                                 // A's and B's scalars: a_scalars(), b_scalars()
 //
+// gpud's CUDA backend (cuda_backend/compact_sequence.cpp) gathers B's scalars first (gather_b_scalars: its
+// B_G2 MSM starts on them while the rows are evaluated) and A's last, into NTT slot 1 once H's transforms have
+// freed it (gather_a_scalars into the caller's memory), and reserves the buffers before it shares out the rest of
+// the device memory (reserve).
+//
 // The rows and scalars equal the CPU's (groth16::proving_assignment's a, b, c after finish, and
 // prepare_partition's A and B scalars). Every call returns with its device work done (the next call, or
 // another context's kernels, may read what it wrote). Not thread-safe: one object per worker. upload and
@@ -47,12 +52,21 @@ public:
     // Copies |inputs| (m.num_inputs() values, ONE first) into z's head and |aux|'s arrays (m.num_aux() values;
     // each block array exactly aux.blocks() long) into this object's device memory. |inputs| and |aux| may be
     // pageable or page-locked host memory (page-locked copies at the link's rate); they are the caller's again
-    // on return. std::invalid_argument on sizes that do not fit |m|.
+    // on return. Arrays back to back in memory, as a ring slot holds them, go in one copy (two where the full
+    // values are not 16-byte aligned relative to the inputs: copy_plan.hpp). std::invalid_argument on sizes
+    // that do not fit |m|.
     void upload(const r1cs_device& m, std::span<const ff::fr_t> inputs, const witness::compact_vector_view& aux);
     // As upload, with |inputs| and |aux|'s arrays already in device memory of this device (copied there by the
     // caller beside other work): the inputs are copied into z's head on the device, the compact arrays read
     // where they are, so they must stay there unchanged until the last call that reads them returns.
     void use_resident(const r1cs_device& m, std::span<const ff::fr_t> inputs, const witness::compact_vector_view& aux);
+
+    // Allocates now the device memory the calls take for partitions of |m| laid out as |inputs| and |aux| (z,
+    // the uploaded arrays, B's scalars, the long rows' partial sums, and A's scalars unless
+    // |a_scalars_elsewhere| or A's density is full), so that a caller can share out the rest of the device
+    // around it. Buffers only grow: a later partition with more full values grows the uploaded arrays' buffer.
+    void reserve(const r1cs_device& m, std::span<const ff::fr_t> inputs, const witness::compact_vector_view& aux,
+                 bool a_scalars_elsewhere);
 
     // z's aux part from the compact vector: z = [inputs | aux] complete (z(), aux()).
     void expand(const r1cs_device& m);
@@ -68,6 +82,11 @@ public:
     // density holds every aux value A's scalars are z itself (no copy; prepare_partition's a_aux_in_aux), which
     // needs expand() first.
     void gather_scalars(const r1cs_device& m, z_source from = z_source::compact);
+    // gather_scalars in two: B's scalars (b_scalars()), and A's (a_scalars()) into |to|, device memory of this
+    // device for m.num_inputs() + m.a_aux_count() values (null: this object's buffer; unused where A's scalars
+    // are z). |to| must stay unchanged while a_scalars() is read.
+    void gather_b_scalars(const r1cs_device& m, z_source from = z_source::compact);
+    void gather_a_scalars(const r1cs_device& m, ff::fr_t* to = nullptr, z_source from = z_source::compact);
 
     // Device addresses, valid until the next upload or use_resident (and the object's end).
     const ff::fr_t* z() const;    // m.z_size() values, after expand()
@@ -77,8 +96,10 @@ public:
     const ff::fr_t* b_scalars() const;
     std::size_t b_scalar_count() const;
 
-    // Bytes uploaded by the last upload (inputs and the compact arrays).
+    // Bytes uploaded by the last upload (inputs and the compact arrays), and the copies it took (0 after
+    // use_resident).
     std::size_t uploaded_bytes() const;
+    std::size_t upload_copies() const;
     // Device memory held now (z, the compact arrays, the gathered scalars, scratch); it only grows.
     std::size_t device_bytes() const;
 

@@ -32,7 +32,7 @@ scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsig
     return plan_scratch(available, g1, g2);
 }
 
-void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m) {
+void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool row_a_spare) {
     // The largest run of each context: a whole query resident, a segment streamed.
     const size_t g1_max = r.on_host() ? r.segment_g1 : std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
     const size_t g2_max = !r.g2 ? 0 : r.on_host() ? r.segment_g2 : r.b_g2.size;
@@ -40,10 +40,10 @@ void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m) {
     scratch_plan plan = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes());
     // The spare NTT slot for the waiting partition's row a (4 GiB at 2^27), where the B_G2 thread can copy it
     // and the G1 MSMs still keep every window in one pass beside it: an extra pass of the H MSM would cost more
-    // than the ~25 ms the spare saves.
+    // than the ~25 ms the spare saves. Not for compact partitions, which copy no row.
     const size_t spare_need = size_t(1) << log_m;
-    if (b_g2_board_ && r.g2 && !r.on_host() && log_m > 0 && ntt_->spare_capacity() < spare_need && plan.fits &&
-        plan.g1_limit == 0) {
+    if (row_a_spare && b_g2_board_ && r.g2 && !r.on_host() && log_m > 0 && ntt_->spare_capacity() < spare_need &&
+        plan.fits && plan.g1_limit == 0) {
         // A row a staged for a partition of other parameters is lost when the spare is reallocated: that
         // partition copies its own (no B_G2 thread of this partition runs yet to stage another).
         spare_row_a_of_ = 0;

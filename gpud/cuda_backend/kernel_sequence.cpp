@@ -7,6 +7,7 @@
 //      freed slots 1 and 2 beside it (B_G1's into slot 0 after it, where B_G1 did not run in step 2).
 //   4. The L and A MSMs (one run over the aux scalars where A uses every aux variable), then B_G1.
 //   5. The B_G2 thread joined, every copy waited for: nothing of this partition outlives the lock.
+// A compact partition (cuda_work::compact) runs compact_sequence.cpp's sequence instead.
 #include <spdlog/spdlog.h>
 
 #include <future>
@@ -19,6 +20,7 @@
 #include "gpud/cuda_backend/b_g2_prestage.hpp"
 #include "gpud/cuda_backend/partition_work.hpp"
 #include "gpud/cuda_backend/resident_params.hpp"
+#include "gpud/cuda_backend/sequence_guards.hpp"
 
 namespace cuzk::gpud {
 
@@ -32,28 +34,6 @@ ec::jacobian_t<F> msm(cuda::msm_context<F>& ctx, const cuda_backend::resident_pa
     ctx.upload_scalars(scalars);
     return ctx.run_uploaded_range(q.first, scalars.size());
 }
-
-// Waits for the B_G2 thread on every way out, exceptions included, so no kernel of the partition outlives the
-// lock.
-struct join_on_exit {
-    std::future<ec::g2_jacobian_t>& f;
-    ~join_on_exit() {
-        if (f.valid()) f.wait();
-    }
-};
-
-// Every copy into the NTT slots is done before run_kernels returns, on every way out: they read host memory that
-// finish() releases.
-struct copies_done_on_exit {
-    cuda::ntt_context& ntt;
-    ~copies_done_on_exit() {
-        try {
-            ntt.synchronize();
-        } catch (const std::exception& e) {
-            spdlog::error("CUDA backend: waiting for the NTT slots' copies failed: {}", e.what());
-        }
-    }
-};
 
 }  // namespace
 
@@ -89,8 +69,9 @@ struct cuda_backend::kernel_sequence {
 void cuda_backend::run_kernels(partition_work& work) {
     auto& w = as_cuda(work);
     std::lock_guard lk(mu_);
+    if (w.compact) return run_compact_kernels(w);
     resident_params& r = resident_for(*w.params);
-    if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m);
+    if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m, true);
     kernel_sequence{*this, w, r}.run();
 }
 
@@ -101,7 +82,7 @@ void cuda_backend::kernel_sequence::run() {
     // Closed before |b_g2_done| waits: a B_G2 thread waiting for an offer is let go on every way out.
     b_g2_prestage_window window{be.b_g2_board_.get()};
     b_g2 = start_b_g2();
-    copies_done_on_exit copies_done{ntt};
+    ntt_done_on_exit copies_done{ntt};
 
     // B_G1 first, beside the rows' copies: its scalars are B_G2's, in the G2 context already (copied there by
     // the previous lock holder, or just now), and it reads them in place. The H transforms cannot start before

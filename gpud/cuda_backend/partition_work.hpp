@@ -1,11 +1,13 @@
 // A partition's work on the CUDA backend, from prepare to finish: the prepared partition, the host ranges its
 // kernels copy from and their page locks (host_pinning.hpp), the kernels' results, B_G2 (a CPU thread's or the
-// GPU's), and its offer of B_G2's scalars to the lock holder (b_g2_prestage.hpp).
+// GPU's), and its offer of B_G2's scalars to the lock holder (b_g2_prestage.hpp); or, for a compact partition,
+// the compact witness alone.
 #pragma once
 
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "common/groth16/prover_stages.hpp"
@@ -28,6 +30,10 @@ struct cuda_work final : partition_work {
                                : std::pmr::get_default_resource()) {}
 
     const groth16::parameters* params = nullptr;
+    // A compact partition with B_G2 on the GPU (prepare_compact): its inputs and compact aux where synthd wrote
+    // them (gpud: the ring slot), read by run_kernels alone (compact_sequence.cpp), which makes the rows and
+    // scalars on the device; |prepared| then holds log_m alone, and nothing is pinned, offered or owned.
+    std::optional<compact_partition> compact;
     // A compact partition made whole on the host (host_expansion.hpp), which the ranges below point into; declared
     // before them and the page locks, so it outlives both.
     std::unique_ptr<expanded_partition> expanded;

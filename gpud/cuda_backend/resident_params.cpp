@@ -13,6 +13,7 @@
 
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/ntt.hpp"
+#include "gpud/cuda/r1cs_witness.hpp"
 #include "gpud/cuda_backend/device_memory_plan.hpp"
 #include "gpud/cuda_backend/elapsed.hpp"
 #include "gpud/scratch_plan.hpp"
@@ -161,9 +162,26 @@ size_t cuda_backend::resident_bytes() const {
     return n;
 }
 
+size_t cuda_backend::resident_matrix_bytes() const {
+    std::lock_guard lk(mu_);
+    size_t n = 0;
+    for (const auto& [_, r] : resident_)
+        if (r->matrices) n += r->matrices->device_bytes();
+    return n;
+}
+
+size_t cuda_backend::compact_witness_bytes() const {
+    std::lock_guard lk(mu_);
+    return compact_witness_ ? compact_witness_->device_bytes() : 0;
+}
+
 void cuda_backend::drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it) {
     params_pinned_bytes_ -= it->second->host_pinned_bytes();
     resident_.erase(it);
+    // The compact witness's buffers (z and the scalars: ~5 GB at the 32 GiB shape) go with the last matrices.
+    const bool matrices_left =
+        std::any_of(resident_.begin(), resident_.end(), [](const auto& e) { return bool(e.second->matrices); });
+    if (!matrices_left) compact_witness_.reset();
 }
 
 void cuda_backend::forget(const groth16::parameters& params) {
@@ -173,22 +191,32 @@ void cuda_backend::forget(const groth16::parameters& params) {
         if (it == resident_.end()) return;
         const bool on_host = it->second->on_host();
         const size_t bytes = it->second->bytes();
+        const size_t matrix_bytes = it->second->matrices ? it->second->matrices->device_bytes() : 0;
         drop_resident(it);
-        spdlog::info("GPU {}: parameters' points freed ({:.2f} GiB {})", gpu_, double(bytes) / gib,
-                     on_host ? "of page-locked host memory" : "on the device");
+        spdlog::info("GPU {}: parameters' points freed ({:.2f} GiB {}){}", gpu_, double(bytes) / gib,
+                     on_host ? "of page-locked host memory" : "on the device",
+                     matrix_bytes ? fmt::format(", and their R1CS matrices ({:.2f} GiB on the device)",
+                                                double(matrix_bytes) / gib)
+                                  : std::string());
     } catch (const std::exception& e) {
         // Not expected (freeing does not throw); the set stays listed and is dropped when its address is reused.
         spdlog::error("GPU {}: freeing the parameters' points failed: {}", gpu_, e.what());
     }
 }
 
-cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params) {
+cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params,
+                                                          const compact_partition* compact, unsigned log_m) {
     if (auto it = resident_.find(&params); it != resident_.end()) {
-        if (it->second->matches(params)) return *it->second;
+        if (it->second->matches(params)) {
+            if (compact) make_matrices_resident(*it->second, *compact, log_m);
+            return *it->second;
+        }
         drop_resident(it);  // a stale set at this address: free its device memory before the new upload
     }
     const auto t0 = std::chrono::steady_clock::now();
     auto r = std::make_unique<resident_params>();
+    // The matrices and the witness's buffers before the points, so that the free memory below counts them.
+    if (compact) make_matrices_resident(*r, *compact, log_m);
     points_layout fit;
     fit.gpu = gpu_;
     fit.placement = placement_;

@@ -1,8 +1,9 @@
 // The points of one parameters object on the device (cuda_backend::resident_for): h, l, a, b_g1 back to back in
 // one G1 MSM context, so the four MSMs share one set of scratch buffers, and b_g2 in a G2 context when B_G2 is
 // on the GPU; or, where the device has no room for them, packed and page-locked in host memory and streamed to
-// the contexts in segments. One upload per parameters object, kept until the object is forgotten (gpud: freed
-// after an evict) or another object turns up at its address.
+// the contexts in segments. With them, once a compact partition of the circuit came, its R1CS matrices
+// (cuda::r1cs_device). One upload per parameters object, kept until the object is forgotten (gpud: freed after
+// an evict) or another object turns up at its address.
 #pragma once
 
 #include <cstddef>
@@ -11,8 +12,10 @@
 #include <vector>
 
 #include "common/groth16/keys.hpp"
+#include "common/r1cs/matrix_sizes.hpp"
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
+#include "gpud/cuda/r1cs_device.hpp"
 #include "gpud/cuda_backend.hpp"
 
 namespace cuzk::gpud {
@@ -39,6 +42,16 @@ struct cuda_backend::resident_params {
     bool on_host() const { return host_g1 != nullptr; }
     std::unique_ptr<cuda::g1_msm_context> g1;
     std::unique_ptr<cuda::g2_msm_context> g2;  // null when B_G2 runs on the CPU
+    // The circuit's matrices for compact partitions (cuda_backend::make_matrices_resident), or null: uploaded by
+    // the first compact partition before the points and the MSM scratch plan, so both leave room for them (~6 GB
+    // at the 32 GiB shape). Known by their host address and sizes, as the points are.
+    const r1cs::r1cs_matrices* matrices_host = nullptr;
+    r1cs::matrix_sizes matrices_sizes;
+    std::unique_ptr<cuda::r1cs_device> matrices;
+
+    bool holds(const r1cs::r1cs_matrices& m) const {
+        return matrices && matrices_host == &m && matrices_sizes == r1cs::sizes_of(m);
+    }
 
     template <class P>
     static bool same(const query& q, const std::vector<P>& v) {
