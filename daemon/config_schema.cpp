@@ -30,7 +30,7 @@ const std::array<config_section, 7> sections{{
      "backend."},
 }};
 
-const std::array<config_key, 38> keys{{
+const std::array<config_key, 39> keys{{
     // [runtime]
     {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
      "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
@@ -77,7 +77,8 @@ const std::array<config_key, 38> keys{{
     {"assemblerd", "max_pending_jobs", integer_key{CUZK_CONFIG_FIELD(assemblerd.max_pending_jobs), 1, 1 << 20},
      "Jobs queued and running; more submissions are refused with `queue_full`."},
     {"assemblerd", "verify", boolean_key{CUZK_CONFIG_FIELD(assemblerd.verify)},
-     "Verify every assembled proof before answering."},
+     "Verify every assembled proof before answering (with the `.vk` found as gpud finds the `.params`). Off, no "
+     "`.vk` is read: for runs with `[gpud] synthetic_params`, whose proofs are not valid."},
     {"assemblerd", "partition_timeout_s", number_key{CUZK_CONFIG_FIELD(assemblerd.partition_timeout_s), 0.1, 1e7},
      "Seconds: a partition with no news for this long is dispatched again."},
     {"assemblerd", "result_ttl_s", number_key{CUZK_CONFIG_FIELD(assemblerd.result_ttl_s), 1, 1e9},
@@ -140,6 +141,11 @@ const std::array<config_key, 38> keys{{
      "CUDA backend: where the parameters' points live: `\"device\"` (resident in GPU memory, ~44 GiB at 32 GiB), "
      "`\"host\"` (page-locked host memory, streamed to the GPU per MSM in segments: for GPUs without room), "
      "`\"auto\"` (the device where they fit beside the NTTs and the least MSM scratch, else the host)."},
+    {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},
+     "TEST FACILITY, for timing real sizes without the published files: a PoRep shape whose `.params` file is "
+     "missing gets parameters of its exact sizes made of pseudo-random points, built in memory on every core (a "
+     "32 GiB set, 51 GB, in well under a minute on 16 cores; never written to disk, no `.vk`). Proofs made with them are NOT valid: set "
+     "`[assemblerd] verify = false`. The circuit's matrices are recorded as for real parameters."},
 }};
 
 #undef CUZK_CONFIG_FIELD

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <tbb/task_arena.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <optional>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 #include "common/circuits/registry.hpp"
@@ -20,6 +22,7 @@
 #include "common/r1cs/matrix_file.hpp"
 #include "common/r1cs/matrix_recorder.hpp"
 #include "common/util/errors.hpp"
+#include "daemon/synthetic_params.hpp"
 
 namespace cuzk::daemon {
 
@@ -86,15 +89,44 @@ std::uint64_t params_bytes(const groth16::parameters& p) {
            p.b_g2.size() * sizeof(ec::g2_affine_t);
 }
 
+// Freed with its last user; |on_free_| hears of it first (a backend's device copy goes before the host one).
+std::shared_ptr<const groth16::parameters> params_store::own(groth16::parameters&& p) const {
+    return std::shared_ptr<const groth16::parameters>(new groth16::parameters(std::move(p)),
+                                                      [hook = on_free_](const groth16::parameters* q) {
+                                                          if (hook) hook(*q);
+                                                          delete q;
+                                                      });
+}
+
+params_files params_store::files_of(const std::string& shape) const {
+    try {
+        return resolve_params_files(dir_, shape);
+    } catch (const input_error&) {
+        if (missing_porep_ != missing_porep::synthetic || !shape.starts_with("porep:")) throw;
+        return official_params_files(dir_, shape);
+    }
+}
+
+bool params_store::synthesizes(const std::string& shape, const params_files& files) const {
+    return missing_porep_ == missing_porep::synthetic && shape.starts_with("porep:") &&
+           !std::filesystem::exists(files.params);
+}
+
+std::shared_ptr<const groth16::parameters> params_store::synthesize(const std::string& shape,
+                                                                    const params_files& files,
+                                                                    const r1cs::r1cs_matrices& matrices) {
+    const auto t0 = steady::now();
+    const auto counts = parameter_counts_of(matrices);
+    auto params = own(synthetic_parameters(counts, std::hash<std::string>{}(shape)));
+    spdlog::warn("no {}: SYNTHETIC parameters for {} built in memory ([gpud] synthetic_params, a test facility): "
+                 "{} G1 and {} G2 pseudo-random points of the circuit's exact sizes ({} bytes) in {} ms on {} "
+                 "threads; proofs made with them are NOT valid (set [assemblerd] verify = false)",
+                 files.params.string(), shape, counts.g1_points(), counts.g2_points(), params_bytes(*params),
+                 us_since(t0) / 1000, tbb::this_task_arena::max_concurrency());
+    return params;
+}
+
 std::shared_ptr<const groth16::parameters> params_store::load(const std::string& shape, const params_files& files) {
-    // Freed with its last user; |on_free_| hears of it first (a backend's device copy goes before the host one).
-    auto own = [hook = on_free_](groth16::parameters&& p) {
-        return std::shared_ptr<const groth16::parameters>(new groth16::parameters(std::move(p)),
-                                                          [hook](const groth16::parameters* q) {
-                                                              if (hook) hook(*q);
-                                                              delete q;
-                                                          });
-    };
     auto read = [&] {
         auto params = own(groth16::read_parameters(files.params));
         spdlog::info("parameters for {} loaded from {}", shape, files.params.string());
@@ -130,11 +162,11 @@ std::shared_ptr<const groth16::parameters> params_store::load(const std::string&
 
 std::shared_ptr<const r1cs::r1cs_matrices> params_store::load_matrices(const std::string& shape,
                                                                        const params_files& files,
-                                                                       const groth16::parameters& params) {
+                                                                       const groth16::parameters* params) {
     const auto path = matrix_path(files);
     auto read = [&] {
         auto m = std::make_shared<const r1cs::r1cs_matrices>(r1cs::read_matrix_file(path, shape));
-        check_fit(*m, params, path, files.params);
+        if (params) check_fit(*m, *params, path, files.params);
         spdlog::info("R1CS matrices for {} loaded from {} ({} terms)", shape, path.string(),
                      m->a.non_zeros() + m->b.non_zeros() + m->c.non_zeros());
         return m;
@@ -161,8 +193,18 @@ std::shared_ptr<const r1cs::r1cs_matrices> params_store::load_matrices(const std
     } catch (const std::invalid_argument& e) {
         throw input_error(e.what());
     }
-    check_fit(*m, params, path, files.params);
+    if (params) check_fit(*m, *params, path, files.params);
     spdlog::info("R1CS matrices of {} recorded in {} ms", shape, us_since(t0) / 1000);
+    // Where the disk lacks the room, the file is left out rather than filled to the last byte (7.7 GB at 32 GiB).
+    const auto file_bytes = r1cs::matrix_file_bytes(r1cs::sizes_of(*m), shape.size());
+    std::error_code space_error;
+    const auto room = std::filesystem::space(path.parent_path(), space_error);
+    if (!space_error && room.available < file_bytes + (std::uint64_t(1) << 30)) {
+        spdlog::warn("{} not written: it takes {} bytes and {} has {} available (1 GiB kept free); the matrices stay "
+                     "in memory only (recorded again by the next process)",
+                     path.string(), file_bytes, path.parent_path().string(), room.available);
+        return m;
+    }
     try {
         r1cs::write_matrix_file(path, *m, shape);
     } catch (const std::exception& e) {
@@ -198,7 +240,7 @@ params_store::lookup params_store::get(const std::string& spec) {
         sets_.erase(it);
     }
     lock.unlock();
-    const auto files = resolve_params_files(dir_, shape);
+    const auto files = files_of(shape);
     const auto key = files.params.string();
     const auto t0 = steady::now();
     lock.lock();
@@ -208,14 +250,22 @@ params_store::lookup params_store::get(const std::string& spec) {
         waited = true;
         loaded_cv_.wait(lock);  // another caller loads it; if that fails, this one tries in its turn
     }
-    sets_[key] = entry{shape, files.params, nullptr, nullptr, 0, 0, {}};
+    sets_[key] = entry{shape, files.params, nullptr, nullptr, 0, 0, {}, false};
     const auto identity = identity_of(files.params);  // before reading: a write during the read shows next time
     lock.unlock();
     std::shared_ptr<const groth16::parameters> params;
     std::shared_ptr<const r1cs::r1cs_matrices> matrices;
+    const bool synthetic = synthesizes(shape, files);
     try {
-        params = load(shape, files);
-        matrices = load_matrices(shape, files, *params);
+        if (synthetic) {  // sized from the matrices
+            std::error_code ec;
+            std::filesystem::create_directories(dir_, ec);  // for the matrix file; without it they stay in memory
+            matrices = load_matrices(shape, files, nullptr);
+            params = synthesize(shape, files, *matrices);
+        } else {
+            params = load(shape, files);
+            matrices = load_matrices(shape, files, params.get());
+        }
     } catch (...) {
         lock.lock();
         sets_.erase(key);
@@ -231,6 +281,7 @@ params_store::lookup params_store::get(const std::string& spec) {
     e.bytes = params_bytes(*params);
     e.load_ms = load_us / 1000;
     e.identity = identity;
+    e.synthetic = synthetic;
     lock.unlock();
     loaded_cv_.notify_all();
     return {params, matrices, false, load_us};
@@ -267,7 +318,8 @@ std::vector<params_store::resident_set> params_store::loaded() const {
     std::vector<resident_set> out;
     for (const auto& [key, e] : sets_) {
         if (!e.params) continue;
-        out.push_back({e.circuit, e.file, e.bytes, static_cast<std::uint64_t>(e.params.use_count() - 1), e.load_ms});
+        out.push_back({e.circuit, e.file, e.bytes, static_cast<std::uint64_t>(e.params.use_count() - 1), e.load_ms,
+                       e.synthetic});
     }
     return out;
 }

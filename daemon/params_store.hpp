@@ -1,14 +1,19 @@
 // The parameters a gpud proves with, loaded once and kept resident across partitions and jobs, one copy per
 // .params file (params_files.hpp finds it): a V1 and a V1_1 PoRep over the published file share one.
-// A missing PoRep file is an error naming the files looked for (never generated here). For the built-in test
-// circuits a missing pair is generated (random toxic waste: tests and demo only; logged as such), .vk first, so
-// that whoever finds a .params also finds its .vk; processes that miss the same pair at once (the gpuds of
-// several GPUs) take turns on an flock of <params_dir>/<stem>.lock, so one generates and the others load its
-// files.
+// A missing PoRep file is an error naming the files looked for (never generated here; but see the test facility
+// below). For the built-in test circuits a missing pair is generated (random toxic waste: tests and demo only;
+// logged as such), .vk first, so that whoever finds a .params also finds its .vk; processes that miss the same pair
+// at once (the gpuds of several GPUs) take turns on an flock of <params_dir>/<stem>.lock, so one generates and the
+// others load its files.
 // With each set go its circuit's R1CS matrices (common/r1cs/), from which gpud computes a partition's rows:
 // <params stem>.r1cs beside the .params; a missing file is recorded (one blank synthesis of the circuit: minutes
 // and ~13 GB at 32 GiB, once) and written there for next time, or kept in memory where the directory is not
 // writable. A matrix file that does not fit its parameters is an error naming both files.
+// TEST FACILITY: with missing_porep::synthetic ([gpud] synthetic_params), a PoRep set whose .params file is missing
+// is built in memory from pseudo-random points of the exact sizes (synthetic_params.hpp; never written to disk, no
+// .vk either; resident until evicted, whatever files appear meanwhile): proofs made with it are NOT valid, for
+// timing real sizes only ([assemblerd] verify = false).
+// A recorded matrix file is written only where the directory has room for it and 1 GiB more (7.7 GB at 32 GiB).
 // A load runs outside the store's lock (a published 32 GiB set takes minutes): callers wanting the same file wait
 // for it, the others (and loaded(), for gpud's status) go on.
 #pragma once
@@ -40,8 +45,12 @@ public:
     // goes): gpud frees a backend's device copy of it there. It runs on the thread that dropped the last
     // reference, must not throw, and must not call back into the store.
     using free_hook = std::function<void(const groth16::parameters&)>;
-    explicit params_store(std::filesystem::path dir, free_hook on_free = {})
-        : dir_(std::move(dir)), on_free_(std::move(on_free)) {}
+    // What a PoRep shape without its .params file gets: an error naming the files looked for, or (a test
+    // facility) synthetic parameters.
+    enum class missing_porep { refused, synthetic };
+    explicit params_store(std::filesystem::path dir, free_hook on_free = {},
+                          missing_porep missing = missing_porep::refused)
+        : dir_(std::move(dir)), on_free_(std::move(on_free)), missing_porep_(missing) {}
 
     struct lookup {
         std::shared_ptr<const groth16::parameters> params;
@@ -70,6 +79,7 @@ public:
         std::uint64_t bytes = 0;
         std::uint64_t users = 0;  // references held beside the store's own (partitions proving with it)
         std::uint64_t load_ms = 0;
+        bool synthetic = false;  // random points: its proofs are not valid
     };
     // The resident sets, by file name.
     std::vector<resident_set> loaded() const;
@@ -82,15 +92,25 @@ private:
         std::shared_ptr<const r1cs::r1cs_matrices> matrices;
         std::uint64_t bytes = 0, load_ms = 0;
         std::optional<file_identity> identity;  // of |file| when it was read (none: generated here, or unreadable)
+        bool synthetic = false;
     };
+    // The files to read for |shape|; a PoRep shape without any, where synthetic parameters stand in, the
+    // published names (the matrices are then recorded under them, fit for the real set too).
+    params_files files_of(const std::string& shape) const;
+    bool synthesizes(const std::string& shape, const params_files& files) const;
+    std::shared_ptr<const groth16::parameters> own(groth16::parameters&& p) const;
     std::shared_ptr<const groth16::parameters> load(const std::string& shape, const params_files& files);
+    std::shared_ptr<const groth16::parameters> synthesize(const std::string& shape, const params_files& files,
+                                                          const r1cs::r1cs_matrices& matrices);
+    // |params| null: matrices for synthetic parameters, made to fit them.
     std::shared_ptr<const r1cs::r1cs_matrices> load_matrices(const std::string& shape, const params_files& files,
-                                                             const groth16::parameters& params);
+                                                             const groth16::parameters* params);
     // Where a set of |shape| is kept in |sets_|, in the order resolve_params_files prefers them.
     std::vector<std::string> keys_of(const std::string& shape) const;
 
     std::filesystem::path dir_;
     free_hook on_free_;
+    missing_porep missing_porep_;
     mutable std::mutex mutex_;
     std::condition_variable loaded_cv_;        // a load ended (done or failed)
     std::map<std::string, entry> sets_;        // by .params path

@@ -153,7 +153,8 @@ public:
             return;
         }
         ++synthesized_;
-        tl::emit(tl::event::slot_ready, job, {{"partition", part}, {"slot", std::to_string(claim->slot)}});
+        tl::emit(tl::event::slot_ready, job,
+                 {{"partition", part}, {"slot", std::to_string(claim->slot)}, {"bytes", std::to_string(used)}});
         results_.push(ipc::slot_ready_msg{item.job_id, item.partition, claim->slot, claim->generation, used,
                                           pa.num_inputs(), pa.num_aux(), pa.prover_rows(),
                                           static_cast<std::uint64_t>(synth_us)});

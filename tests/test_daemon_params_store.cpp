@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,8 @@
 #include "common/circuits/registry.hpp"
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/setup.hpp"
+#include "common/r1cs/matrix_file.hpp"
+#include "common/r1cs/matrix_recorder.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/params_store.hpp"
 
@@ -53,6 +56,16 @@ groth16::parameters small_parameters(const std::string& spec) {
 void write_pair(const fs::path& stem, const groth16::parameters& p) {
     groth16::write_parameters(fs::path(stem.string() + ".params"), p);
     groth16::write_vk(fs::path(stem.string() + ".vk"), p.vk);
+}
+
+// A test circuit's set standing in for a PoRep one: its parameters, and its matrices labelled as those of the
+// PoRep circuit that first loads it (the store would otherwise record the PoRep matrices, which do not fit them).
+groth16::parameters write_stand_in(const fs::path& stem, const std::string& spec, const std::string& porep) {
+    auto p = small_parameters(spec);
+    write_pair(stem, p);
+    r1cs::write_matrix_file(fs::path(stem.string() + ".r1cs"), r1cs::record_matrices(*circuits::make_circuit(spec)),
+                            porep);
+    return p;
 }
 
 }  // namespace
@@ -114,9 +127,8 @@ TEST_F(ParamsStore, AMissingPorepSetIsAnErrorNamingThePublishedAndTheTestFile) {
 
 TEST_F(ParamsStore, ThePublishedNameIsFoundFirst) {
     fs::create_directories(dir_);
-    const auto published = small_parameters("mul:8"), test = small_parameters("mul:16");
-    write_pair(dir_ / official_2kib, published);
-    write_pair(dir_ / "porep_StackedDrg2KiBV1_1", test);
+    const auto published = write_stand_in(dir_ / official_2kib, "mul:8", "porep:StackedDrg2KiBV1_1");
+    write_stand_in(dir_ / "porep_StackedDrg2KiBV1_1", "mul:16", "porep:StackedDrg2KiBV1_1");
     const auto files = daemon::resolve_params_files(dir_, "porep:StackedDrg2KiBV1_1@7");
     EXPECT_EQ(files.params, dir_ / (official_2kib + ".params"));
     EXPECT_EQ(files.vk, dir_ / (official_2kib + ".vk"));
@@ -136,8 +148,7 @@ TEST_F(ParamsStore, ThePublishedNameIsFoundFirst) {
 
 TEST_F(ParamsStore, TheTestNameIsStillAccepted) {
     fs::create_directories(dir_);
-    const auto test = small_parameters("mul:16");
-    write_pair(dir_ / "porep_StackedDrg2KiBV1", test);
+    const auto test = write_stand_in(dir_ / "porep_StackedDrg2KiBV1", "mul:16", "porep:StackedDrg2KiBV1");
     EXPECT_EQ(daemon::resolve_params_files(dir_, "porep:StackedDrg2KiBV1").vk, dir_ / "porep_StackedDrg2KiBV1.vk");
     daemon::params_store sut(dir_);
     const auto got = sut.get("porep:StackedDrg2KiBV1");
@@ -148,7 +159,7 @@ TEST_F(ParamsStore, TheTestNameIsStillAccepted) {
 
 TEST_F(ParamsStore, V1AndV1_1ShareOneLoadOfThePublishedFile) {
     fs::create_directories(dir_);
-    write_pair(dir_ / official_2kib, small_parameters("mul:8"));
+    write_stand_in(dir_ / official_2kib, "mul:8", "porep:StackedDrg2KiBV1");
     daemon::params_store sut(dir_);
     const auto v1 = sut.get("porep:StackedDrg2KiBV1");
     // Resident: served without a look at the directory.
@@ -243,14 +254,15 @@ TEST_F(ParamsStore, ALoadRunsOutsideTheLockAndCallersOfTheSameSetWaitForIt) {
 TEST_F(ParamsStore, AFileReplacedSinceItWasLoadedIsLoadedAgain) {
     fs::create_directories(dir_);
     const auto stem = dir_ / "porep_StackedDrg2KiBV1_1";
-    write_pair(stem, small_parameters("mul:32"));  // the "wrong" set: another circuit's keys
+    write_stand_in(stem, "mul:32", "porep:StackedDrg2KiBV1_1");  // the "wrong" set: another circuit's keys
     daemon::params_store sut(dir_);
     const auto wrong = sut.get("porep:StackedDrg2KiBV1_1").params;
     EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
     EXPECT_EQ(sut.get("porep:StackedDrg2KiBV1_1").params, wrong);
 
-    const auto fixed = small_parameters("mul:64");  // the operator puts the right file in place (a rename)
-    write_pair(fs::path(stem.string() + ".new"), fixed);
+    // The operator puts the right file in place (a rename), and the matrices that fit it.
+    const auto fixed = write_stand_in(fs::path(stem.string() + ".new"), "mul:64", "porep:StackedDrg2KiBV1_1");
+    fs::rename(stem.string() + ".new.r1cs", stem.string() + ".r1cs");
     fs::rename(stem.string() + ".new.params", stem.string() + ".params");
     const auto again = sut.get("porep:StackedDrg2KiBV1_1");
     EXPECT_FALSE(again.was_loaded);
@@ -258,4 +270,49 @@ TEST_F(ParamsStore, AFileReplacedSinceItWasLoadedIsLoadedAgain) {
     EXPECT_EQ(vk_bytes(*again.params), vk_bytes(fixed));
     EXPECT_NE(vk_bytes(*wrong), vk_bytes(fixed));  // the old copy lives on, unchanged, with whoever holds it
     EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
+}
+
+// The test facility: a PoRep set without its .params gets synthetic parameters of the exact sizes, sized from the
+// circuit's recorded matrices (kept beside, under the published name); nothing else is written, no .vk either.
+TEST_F(ParamsStore, SyntheticParametersStandInForAMissingPorepSetInMemoryOnly) {
+    daemon::params_store sut(dir_, {}, daemon::params_store::missing_porep::synthetic);
+    const auto got = sut.get("porep:StackedDrg2KiBV1_1@3");
+    ASSERT_NE(got.params, nullptr);
+    ASSERT_NE(got.matrices, nullptr);
+    const auto& p = *got.params;
+    const auto& m = *got.matrices;
+    // What prepare_partition checks, from the matrices as synthd's witness would give them.
+    auto bits = [](const std::vector<std::uint64_t>& words) {
+        std::uint64_t n = 0;
+        for (auto w : words) n += static_cast<std::uint64_t>(std::popcount(w));
+        return n;
+    };
+    std::uint64_t domain = 1;
+    while (domain < m.prover_rows()) domain *= 2;
+    EXPECT_EQ(p.vk.ic.size(), m.num_inputs);
+    EXPECT_EQ(p.h.size(), domain - 1);
+    EXPECT_EQ(p.l.size(), m.num_aux);
+    EXPECT_EQ(p.a.size(), m.num_inputs + bits(m.a_aux_density));
+    EXPECT_EQ(p.b_g1.size(), bits(m.b_input_density) + bits(m.b_aux_density));
+    EXPECT_EQ(p.b_g2.size(), p.b_g1.size());
+    ASSERT_EQ(sut.loaded().size(), 1u);
+    EXPECT_TRUE(sut.loaded()[0].synthetic);
+    EXPECT_EQ(sut.loaded()[0].file, dir_ / (official_2kib + ".params"));
+    EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
+    EXPECT_TRUE(fs::exists(dir_ / (official_2kib + ".r1cs")));
+    for (const auto& e : fs::directory_iterator(dir_)) {
+        const auto ext = e.path().extension();
+        EXPECT_TRUE(ext != ".params" && ext != ".vk") << e.path() << " written";
+    }
+}
+
+// Real files win over the facility, and test circuits still get a generated (valid) pair.
+TEST_F(ParamsStore, SyntheticParametersOnlyWhereThePorepFileIsMissing) {
+    fs::create_directories(dir_);
+    const auto real = write_stand_in(dir_ / "porep_StackedDrg2KiBV1", "mul:16", "porep:StackedDrg2KiBV1");
+    daemon::params_store sut(dir_, {}, daemon::params_store::missing_porep::synthetic);
+    EXPECT_EQ(*sut.get("porep:StackedDrg2KiBV1").params, real);
+    EXPECT_NE(sut.get("mul:64").params, nullptr);
+    EXPECT_TRUE(fs::exists(daemon::params_path(dir_, "mul:64")));
+    for (const auto& set : sut.loaded()) EXPECT_FALSE(set.synthetic) << set.circuit;
 }

@@ -1,0 +1,347 @@
+#!/usr/bin/env bash
+# The whole job at real size: PoRep C2 of a 32 GiB sector (10 partitions a job) through the three daemons on
+# the H200 machine (16 cores, 128 GB), gpud on the CUDA backend, N jobs submitted at once, then `cuzk timeline`
+# and a short table: s/proof and proofs/hour in steady state, one job's latency, GPU efficiency, synthesis per
+# partition (wall and core-seconds), ring slot bytes, each daemon's peak memory, device memory, PCIe bytes per
+# partition, and which resource bounded the rate.
+#
+# TEST FACILITIES, so the figures are timings only: the C1 is synthetic (`cuzk seal-test --synthetic`: random
+# Merkle siblings, its witness does not satisfy the circuit) and the parameters too ([gpud] synthetic_params:
+# random points of the exact sizes, built in gpud's memory, never written), so no proof made here is valid and
+# [assemblerd] verify is off. The circuit's R1CS matrices are real: recorded once (a blank synthesis, ~7.7 GB at
+# 32 GiB) into PARAMS_DIR, where the next run on the same machine finds them.
+#
+#   bench/gpu/run_porep_h200.sh [BIN]
+#
+# BIN: a directory from `bench/gpu/pack_prebuilt.sh BUILD DEST` (cuzk, cuzk-assemblerd, cuzk-synthd, cuzk-gpud at
+# its top; DEST/lib the libraries, DEST/glibc the C library and its loader for a machine whose own is older), or a
+# build directory (cli/cuzk and the daemons in assemblerd/, synthd/, gpud/); without BIN, cuzk and the daemons are
+# taken from PATH. On the H200 machine: `bench/gpu/pack_prebuilt.sh build-cuda .gpubin` here, then there
+# `bench/gpu/run_porep_h200.sh .gpubin`.
+# A smoke test of the script on any machine, CPU backend:
+#   BACKEND=cpu REGISTERED_PROOF=StackedDrg2KiBV1_1 JOBS=1 bench/gpu/run_porep_h200.sh build
+#
+# Steps (each with a timeout, all within TIME_BUDGET seconds): the synthetic C1; `cuzk up`; a warm-up job (gpud
+# records or reads the matrices, builds the parameters and makes them resident: minutes the first time at 32 GiB);
+# `cuzk bench` of JOBS jobs at once; `cuzk status` and each daemon's peak memory (VmHWM) and CPU time from /proc;
+# `cuzk down`; `cuzk timeline` (the warm-up job and the first bench job, which fills the pipeline, left out of the
+# steady state). A sampler records every SAMPLE_S seconds each daemon's resident and private memory, the host's
+# available memory and the GPU's memory in use. Everything goes to $OUT (default ./porep-out); on a failure the
+# daemons' log tails are printed and the daemons stopped. The table is made by bench/gpu/porep_run_summary.py
+# (python3) from those files.
+#
+# Environment:
+#   BACKEND=cuda  REGISTERED_PROOF=StackedDrg32GiBV1_1  GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - 2)
+#   JOBS (default: what the time left after the warm-up allows at SEC_PER_JOB=13 s a job, 4 to 40; on the H200
+#   the GPU takes ~1.1 s a 32 GiB partition)  RING_SLOTS=8  SLOT_BYTES=268435456 (a 32 GiB partition's compact
+#   witness is ~95 MB)  PARAMS_DIR=<repo>/.gpu-porep-params (ignored by git; remove it after a circuit change)
+#   TIME_BUDGET=570  C1_TIMEOUT=120  UP_TIMEOUT=90  WARMUP_TIMEOUT=360  DOWN_TIMEOUT=40  SAMPLE_S=2
+#   TIMELINE_WARMUP_JOBS (default 2; 1 when JOBS < 3)  FORCE_LOADER=0  KEEP=0 (keep the temp dir)
+#   RING_IN_TMP=0 (1: the ring in a file under the temp dir; automatic when /dev/shm has too little room)
+set -uo pipefail
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$PWD/porep-out}
+BACKEND=${BACKEND:-cuda}
+REGISTERED_PROOF=${REGISTERED_PROOF:-StackedDrg32GiBV1_1}
+GPU=${GPU:-0}
+GPUD_WORKERS=${GPUD_WORKERS:-2}
+CORES=$(nproc)
+SYNTH_THREADS=${SYNTH_THREADS:-$(( CORES > 3 ? CORES - 2 : 1 ))}
+JOBS=${JOBS:-}
+SEC_PER_JOB=${SEC_PER_JOB:-13}
+RING_SLOTS=${RING_SLOTS:-8}
+SLOT_BYTES=${SLOT_BYTES:-268435456}
+PARAMS_DIR=${PARAMS_DIR:-$SRC/.gpu-porep-params}
+TIME_BUDGET=${TIME_BUDGET:-570}
+C1_TIMEOUT=${C1_TIMEOUT:-120}
+UP_TIMEOUT=${UP_TIMEOUT:-90}
+WARMUP_TIMEOUT=${WARMUP_TIMEOUT:-360}
+DOWN_TIMEOUT=${DOWN_TIMEOUT:-40}
+SAMPLE_S=${SAMPLE_S:-2}
+FORCE_LOADER=${FORCE_LOADER:-0}
+KEEP=${KEEP:-0}
+RESERVE=$(( DOWN_TIMEOUT + 40 ))  # kept back from the budget for status, down, timeline and the copies
+
+mkdir -p "$OUT" "$PARAMS_DIR" || exit 2
+OUT=$(cd "$OUT" && pwd)
+PARAMS_DIR=$(cd "$PARAMS_DIR" && pwd)
+# what an earlier run left there (only this script's own names)
+rm -rf "$OUT/logs"
+rm -f "$OUT"/{machine.txt,cuzk.toml,status.json,status.err,timeline.txt,timeline.json,samples.csv,daemons.txt,summary.txt}
+rm -f "$OUT"/{c1,up,warmup,bench,down,timeline}.log
+log() { echo "[$(date +%H:%M:%S)] $*"; }
+
+# --- the executables and how to run them -------------------------------------------------------------
+LOADER_MODE=0
+PACKED_LD_PATH=""
+W=$(mktemp -d /tmp/czr.XXXXXX)  # short: the sockets' paths must fit a Unix socket address
+if [ -n "${1:-}" ] && [ -x "$1/cli/cuzk" ]; then  # a build directory
+  BUILD=$(cd "$1" && pwd)
+  BIN=$W/bin
+  mkdir -p "$BIN"
+  ln -s "$BUILD/cli/cuzk" "$BIN/cuzk"
+  for s in assemblerd synthd gpud; do
+    [ -x "$BUILD/$s/cuzk-$s" ] || { echo "$BUILD/$s/cuzk-$s missing: build it" >&2; exit 2; }
+    ln -s "$BUILD/$s/cuzk-$s" "$BIN/cuzk-$s"
+  done
+  DAEMON_DIR=$BIN
+elif [ -n "${1:-}" ]; then  # packed by pack_prebuilt.sh
+  BIN=$(cd "$1" && pwd) || exit 2
+  for e in cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud; do
+    [ -x "$BIN/$e" ] || { echo "$BIN/$e missing: pack it with bench/gpu/pack_prebuilt.sh BUILD $1" >&2; exit 2; }
+  done
+  # Only the project's executables get the packed libraries (cuzk up passes its environment on to the
+  # daemons); this machine's own tools keep theirs.
+  PACKED_LD_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  if [ "$FORCE_LOADER" = 1 ] || ! LD_LIBRARY_PATH=$PACKED_LD_PATH timeout 20 "$BIN/cuzk" circuits >/dev/null 2>&1; then
+    [ -x "$BIN/glibc/ld-linux-x86-64.so.2" ] || { echo "$BIN: cuzk does not start and no packed loader" >&2; exit 2; }
+    LOADER_MODE=1
+  fi
+  DAEMON_DIR=$BIN
+else  # PATH
+  c=$(command -v cuzk) || { echo "no cuzk on PATH: give a build or a packed directory" >&2; exit 2; }
+  BIN=$(dirname "$c")
+  for e in cuzk-assemblerd cuzk-synthd cuzk-gpud; do
+    command -v "$e" >/dev/null || { echo "no $e on PATH" >&2; exit 2; }
+  done
+  DAEMON_DIR=$(dirname "$(command -v cuzk-gpud)")
+fi
+
+TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
+RT=$W/rt
+SPOOL=$W/spool
+CONFIG=$W/cuzk.toml
+RING_NAME=cuzk-porep-ring-$TAG
+LOCK_NAME="cuzk-porep-lock-$TAG-gpu{gpu}"  # {gpu}: the GPU's index
+
+if [ "$LOADER_MODE" = 1 ]; then
+  LOADER=$BIN/glibc/ld-linux-x86-64.so.2
+  LIBS="$BIN/glibc:$BIN/lib:/usr/local/nvidia/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/local/cuda/lib64"
+  # cuzk up execs $CUZK_BIN_DIR/cuzk-<stage>; each wrapper execs the packed loader through a link named
+  # ld-cuzk-<stage> (argv[0], which `cuzk down` checks for cuzk-<stage>), in the same process, so the pid
+  # that cuzk up records is the daemon's.
+  DAEMON_DIR=$W/loader-bin
+  mkdir -p "$DAEMON_DIR"
+  for s in assemblerd synthd gpud; do
+    ln -s "$LOADER" "$DAEMON_DIR/ld-cuzk-$s"
+    printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' "$DAEMON_DIR/ld-cuzk-$s" "$LIBS" "$BIN/cuzk-$s" \
+      >"$DAEMON_DIR/cuzk-$s"
+    chmod +x "$DAEMON_DIR/cuzk-$s"
+  done
+  run() { local t=$1; shift; timeout "$t" "$LOADER" --library-path "$LIBS" "$@"; }
+  log "this machine's C library is older than the build's (or FORCE_LOADER=1): running through the packed loader"
+elif [ -n "$PACKED_LD_PATH" ]; then
+  run() { local t=$1; shift; LD_LIBRARY_PATH=$PACKED_LD_PATH timeout "$t" "$@"; }
+else
+  run() { local t=$1; shift; timeout "$t" "$@"; }
+fi
+export CUZK_BIN_DIR=$DAEMON_DIR
+CUZK=$BIN/cuzk
+
+T0=$(date +%s)
+left() { echo $(( TIME_BUDGET - ($(date +%s) - T0) )); }
+# A step's timeout: its own limit, or what the budget has left after the reserve, whichever is smaller.
+step_limit() { local l; l=$(( $(left) - RESERVE )); [ "$1" -lt "$l" ] && l=$1; [ "$l" -lt 5 ] && l=5; echo "$l"; }
+
+# --- the configuration ---------------------------------------------------------------------------------
+SHM_DIR=""
+need=$(( RING_SLOTS * SLOT_BYTES + 64 * 1048576 ))
+avail=$(df -B1 --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
+if [ "${RING_IN_TMP:-0}" = 1 ] || [ -z "$avail" ] || [ "$avail" -lt "$need" ]; then
+  SHM_DIR=$W/shm
+  mkdir -p "$SHM_DIR"
+  log "/dev/shm has ${avail:-no} bytes free, the ring needs $need (or RING_IN_TMP=1): ring segment in $SHM_DIR"
+fi
+cat >"$CONFIG" <<EOF
+# written by bench/gpu/run_porep_h200.sh: synthetic C1 and parameters (test facilities), proofs NOT valid
+[runtime]
+dir = "$RT"
+spool_dir = "$SPOOL"
+log_level = "info"
+[metrics]
+listen = ""
+[ring]
+name = "$RING_NAME"
+slots = $RING_SLOTS
+slot_bytes = $SLOT_BYTES
+shm_dir = "$SHM_DIR"
+[assemblerd]
+verify = false
+partition_timeout_s = 1800
+max_pending_jobs = 256
+[synthd]
+threads = $SYNTH_THREADS
+[gpud]
+backend = "$BACKEND"
+workers = $GPUD_WORKERS
+gpu = $GPU
+lock_name = "$LOCK_NAME"
+params_dir = "$PARAMS_DIR"
+synthetic_params = true
+EOF
+cp "$CONFIG" "$OUT/cuzk.toml"
+
+{
+  echo "machine: $CORES CPUs, $(grep MemTotal /proc/meminfo | tr -s ' '), /dev/shm ${avail:-?} bytes free," \
+       "$(df -h --output=avail "$PARAMS_DIR" | tail -1 | tr -d ' ') free for $PARAMS_DIR"
+  timeout 20 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>/dev/null \
+    || echo "nvidia-smi: not available"
+  echo "backend $BACKEND, $REGISTERED_PROOF (synthetic C1 and parameters: proofs not valid, verify off)," \
+       "jobs ${JOBS:-auto}, synthd $SYNTH_THREADS threads, gpud $GPUD_WORKERS workers on GPU $GPU," \
+       "ring $RING_SLOTS x $SLOT_BYTES bytes, params dir $PARAMS_DIR, loader mode $LOADER_MODE"
+} | tee "$OUT/machine.txt"
+
+# --- cleanup and failure reporting ---------------------------------------------------------------------
+STATUS=0
+DAEMONS_UP=0
+SAMPLER=""
+log_tails() {
+  for f in "$RT"/logs/*.log; do
+    [ -f "$f" ] || continue
+    echo "--- $f: last lines other than TIMELINE, then the last TIMELINE lines"
+    grep -v "TIMELINE," "$f" | tail -n 15
+    grep "TIMELINE," "$f" | tail -n 4
+  done
+}
+# "stage pid" for each daemon cuzk up started, from its pid file and the process's name.
+daemon_pids() {
+  local f p name
+  for f in "$RT"/*.pid; do
+    p=$(cat "$f" 2>/dev/null) || continue
+    if [ -z "$p" ] || [ ! -r "/proc/$p/cmdline" ]; then continue; fi
+    name=$(tr '\0' ' ' <"/proc/$p/cmdline" | grep -o 'cuzk-[a-z]*' | head -1)
+    [ -n "$name" ] && echo "${name#cuzk-} $p"
+  done
+}
+stop_sampler() {
+  [ -n "$SAMPLER" ] || return 0
+  kill "$SAMPLER" 2>/dev/null
+  wait "$SAMPLER" 2>/dev/null
+  SAMPLER=""
+}
+stop_daemons() {
+  [ "$DAEMONS_UP" = 1 ] || return 0
+  DAEMONS_UP=0
+  run "$DOWN_TIMEOUT" "$CUZK" down --config "$CONFIG" --grace 15 >>"$OUT/down.log" 2>&1 || {
+    echo "cuzk down failed:"; cat "$OUT/down.log"
+    # the daemons this script started, by their pid files (never by name)
+    for f in "$RT"/*.pid; do
+      p=$(cat "$f" 2>/dev/null) && [ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+    done
+  }
+}
+collect() {
+  mkdir -p "$OUT/logs"
+  cp "$RT"/logs/*.log "$OUT/logs/" 2>/dev/null
+}
+# shellcheck disable=SC2317  # run by the EXIT trap
+cleanup() {
+  stop_sampler
+  stop_daemons
+  collect
+  rm -f "/dev/shm/${LOCK_NAME//\{gpu\}/$GPU}"  # this run's CUDA lock (in /dev/shm)
+  [ -n "$SHM_DIR" ] || rm -f "/dev/shm/$RING_NAME"  # and its ring, unless it lives in $W/shm
+  if [ "$KEEP" = 1 ]; then echo "kept $W"; else rm -rf "$W"; fi
+}
+trap cleanup EXIT
+fail() {
+  echo "FAILED: $*" >&2
+  log_tails >&2
+  STATUS=1
+  exit 1
+}
+# step NAME LIMIT cmd...: runs it with its timeout, output to $OUT/NAME.log, and says how long it took.
+step() {
+  local name=$1 limit; limit=$(step_limit "$2"); shift 2
+  local t0 rc ms; t0=$(date +%s%N)
+  run "$limit" "$@" >"$OUT/$name.log" 2>&1
+  rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  log "$name: exit $rc, $(( ms / 1000 )).$(( ms % 1000 / 100 )) s (limit $limit s)"
+  if [ $rc -ne 0 ]; then
+    tail -n 20 "$OUT/$name.log" >&2
+    [ $rc = 124 ] && echo "$name: timed out after $limit s" >&2
+  fi
+  return $rc
+}
+# Every SAMPLE_S seconds: time, then per daemon stage:rss_kb:anon_kb, the host's MemAvailable (kB) and the GPU's
+# memory in use (MiB) and utilization (%), when nvidia-smi answers.
+sampler() {
+  local have_smi=0 t now stages gpu_line
+  timeout 10 nvidia-smi -L >/dev/null 2>&1 && have_smi=1
+  echo "seconds,daemons(stage:rss_kb:anon_kb),mem_available_kb,gpu_mem_used_mib,gpu_util_pct"
+  t=$(date +%s)
+  while :; do
+    now=$(( $(date +%s) - t ))
+    stages=""
+    while read -r s p; do
+      stages+="$s:$(awk '/^VmRSS/ {r=$2} /^RssAnon/ {a=$2} END {print r ":" a}' "/proc/$p/status" 2>/dev/null) "
+    done < <(daemon_pids)
+    gpu_line=","
+    [ "$have_smi" = 1 ] && gpu_line=$(timeout 5 nvidia-smi -i "$GPU" --query-gpu=memory.used,utilization.gpu \
+      --format=csv,noheader,nounits 2>/dev/null | tr -d ' ')
+    echo "$now,${stages% },$(awk '/MemAvailable/ {print $2}' /proc/meminfo),${gpu_line:-,}"
+    sleep "$SAMPLE_S"
+  done
+}
+
+# --- the run -------------------------------------------------------------------------------------------
+step c1 "$C1_TIMEOUT" "$CUZK" seal-test --registered-proof "$REGISTERED_PROOF" --synthetic --out "$W/c1" \
+  || fail "cuzk seal-test --synthetic"
+C1=$W/c1/c1.json
+log "synthetic C1: $(stat -c %s "$C1") bytes (not satisfiable: its proofs are not valid)"
+
+DAEMONS_UP=1  # from here on, whatever `cuzk up` started is stopped on exit
+step up "$UP_TIMEOUT" "$CUZK" up --config "$CONFIG" --gpus "$GPU" --wait $(( UP_TIMEOUT - 10 )) || fail "cuzk up"
+cat "$OUT/up.log"
+grep -h "backend" "$RT/logs/gpud.log" | head -3
+sampler >"$OUT/samples.csv" 2>/dev/null &
+SAMPLER=$!
+
+# One job first: gpud records (or reads) the matrices, builds the synthetic parameters and makes them resident;
+# the timeline counts it and the first bench job as warm-up.
+step warmup "$WARMUP_TIMEOUT" "$CUZK" prove --config "$CONFIG" --c1 "$C1" --out "$W/warmup.proof" \
+  || fail "warm-up job"
+grep -hE "R1CS matrices|SYNTHETIC|resident|not written|ready after" "$RT/logs/gpud.log" \
+  | sed 's/^\[[^]]*\] \[[^]]*\] \[[^]]*\] //' | cut -c1-500
+
+if [ -z "$JOBS" ]; then
+  JOBS=$(( ($(left) - RESERVE - 20) / SEC_PER_JOB ))
+  [ "$JOBS" -gt 40 ] && JOBS=40
+  [ "$JOBS" -lt 4 ] && JOBS=4
+  log "JOBS=$JOBS: $(left) s of the budget left, $SEC_PER_JOB s a job"
+fi
+TIMELINE_WARMUP_JOBS=${TIMELINE_WARMUP_JOBS:-$(( JOBS >= 3 ? 2 : 1 ))}
+# --circuit "": bench's default test circuit cleared, so that --c1 is the one job kind
+step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$JOBS" --c1 "$C1" --circuit "" || fail "cuzk bench"
+
+run 20 "$CUZK" status --config "$CONFIG" >"$OUT/status.json" 2>"$OUT/status.err" \
+  || echo "cuzk status failed (see $OUT/status.err)"
+# Peak memory (VmHWM: the ring's pages that a daemon touched count in it) and CPU seconds, before down.
+TICKS=$(getconf CLK_TCK)
+while read -r s p; do
+  echo "$s pid $p $(awk '/^VmHWM/ {print "vmhwm_kb " $2} /^VmRSS/ {print "vmrss_kb " $2} /^RssAnon/ {print "anon_kb " $2}' \
+    "/proc/$p/status" | tr '\n' ' ') cpu_s $(awk -v t="$TICKS" '{printf "%.1f", ($14 + $15) / t}' "/proc/$p/stat")"
+done < <(daemon_pids) >"$OUT/daemons.txt"
+stop_sampler
+stop_daemons
+collect
+
+step timeline 60 "$CUZK" timeline --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log || fail "cuzk timeline"
+mv "$OUT/timeline.log" "$OUT/timeline.txt"
+run 60 "$CUZK" timeline --json --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log >"$OUT/timeline.json" 2>/dev/null \
+  || echo "cuzk timeline --json failed"
+
+echo
+log "total $(( $(date +%s) - T0 )) s (budget $TIME_BUDGET s); logs, config, samples, status and timeline in $OUT"
+cat "$OUT/bench.log"
+echo
+sed -n '/^Gaps between GPU_END/,$p' "$OUT/timeline.txt"
+echo
+if command -v python3 >/dev/null; then
+  python3 "$SRC/bench/gpu/porep_run_summary.py" "$OUT" "$REGISTERED_PROOF" "$SYNTH_THREADS" "$CORES" "$GPUD_WORKERS" \
+    | tee "$OUT/summary.txt" || echo "the summary failed (the files are in $OUT)"
+else
+  echo "no python3: no summary table (the figures are in $OUT)"
+fi
+exit $STATUS
