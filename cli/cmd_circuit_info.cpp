@@ -2,7 +2,9 @@
 // blank into a counting constraint system (no witness, nothing stored: seconds and a few MB even
 // for 32 GiB), printed as JSON. "constraints" is what the circuit enforces (rust-fil-proofs'
 // circuitinfo figure); "constraints_with_input_rows" adds the row bellperson's prover appends per
-// public input, ONE included, which is the number of rows the FFT domain must hold.
+// public input, ONE included, which is the number of rows the FFT domain must hold. "r1cs_matrices"
+// gives the terms of A, B and C, their distinct coefficients, and the bytes of the matrix file and of the
+// matrices in memory once recorded (common/r1cs).
 // With --c1 it also synthesizes partition 0 of a C1 against its witness (checking_cs) and says
 // whether the C1 is a valid witness and how long that took. With --scalar-census it synthesizes one
 // partition of the C1 as synthd does (a proving assignment: ~17 GB at 32 GiB) and counts its L, A and B
@@ -18,7 +20,10 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/post_circuit_info.hpp"
 #include "common/cs/counting_cs.hpp"
+#include "common/r1cs/matrix_counter.hpp"
+#include "common/r1cs/matrix_file.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/porep/stacked_circuit.hpp"
 #include "common/porep/synthetic_witness.hpp"
@@ -86,6 +91,10 @@ nlohmann::ordered_json scalar_census(const c1::seal_commit_phase1_output& c1, co
 int run_circuit_info(const std::string& name, bool witness_timing, const std::string& c1_path, bool census,
                      unsigned census_partition) {
     if (name.empty() && c1_path.empty()) throw input_error("give --registered-proof or --c1");
+    if (name.starts_with("StackedDrgWin")) {  // StackedDrgWindow*, StackedDrgWinning*: PoSt
+        if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep, not " + name);
+        return run_post_circuit_info(post::registered_post_proof_by_name(name), witness_timing);
+    }
     if (census && c1_path.empty()) throw input_error("--scalar-census needs --c1 (the witness to count)");
     std::optional<c1::seal_commit_phase1_output> c1;
     double parse_s = 0;
@@ -104,17 +113,18 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
                           c1_path + " (it has " + std::to_string(proof.partitions) + ", numbered from 0)");
     const auto shape = porep::stacked_circuit_shape::of(proof);
     auto start = std::chrono::steady_clock::now();
-    cs::counting_cs counter;
+    r1cs::matrix_counter counter;
     porep::synthesize_stacked_partition(counter, shape, nullptr);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const r1cs::matrix_sizes sizes = counter.sizes();
 
-    const uint64_t rows = counter.num_constraints() + counter.num_inputs();
+    const uint64_t rows = sizes.circuit_rows + sizes.num_inputs;
     nlohmann::ordered_json out;
     out["registered_proof"] = std::string(proof.name);
-    out["constraints"] = counter.num_constraints();
+    out["constraints"] = sizes.circuit_rows;
     out["constraints_with_input_rows"] = rows;
-    out["inputs"] = counter.num_inputs();
-    out["aux"] = counter.num_aux();
+    out["inputs"] = sizes.num_inputs;
+    out["aux"] = sizes.num_aux;
     out["partitions"] = proof.partitions;
     out["challenges_per_partition"] = proof.challenges_per_partition;
     out["layers"] = proof.layers;
@@ -123,7 +133,15 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
     out["tree_shape"] = {proof.tree.base, proof.tree.sub, proof.tree.top};
     out["api_version"] = proof.version == graph::api_version::v1_0 ? "1.0.0" : "1.1.0";
     out["domain_size"] = std::bit_ceil(rows);
-    out["matrix_terms"] = counter.num_terms();
+    out["matrix_terms"] = sizes.non_zeros();
+    out["r1cs_matrices"] = {
+        {"non_zeros", sizes.non_zeros()},
+        {"a_non_zeros", sizes.a_terms},
+        {"b_non_zeros", sizes.b_terms},
+        {"c_non_zeros", sizes.c_terms},
+        {"distinct_coefficients", sizes.coefficients},
+        {"file_bytes", r1cs::matrix_file_bytes(sizes, porep::porep_partition_circuit(proof).name().size())},
+        {"memory_bytes", r1cs::memory_bytes(sizes)}};
     out["synthesis_seconds"] = std::round(seconds * 1000) / 1000;
     if (witness_timing) {
         // Synthesis with witness computation (random values of the right shape) into a system
@@ -160,13 +178,15 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
 }  // namespace
 
 void add_circuit_info_command(CLI::App& app, action& run) {
-    auto* cmd = app.add_subcommand("circuit-info", "Size of one PoRep partition circuit (JSON)");
+    auto* cmd = app.add_subcommand("circuit-info", "Size of one PoRep or PoSt partition circuit (JSON)");
     auto name = std::make_shared<std::string>();
     auto witness_timing = std::make_shared<bool>(false);
     auto c1_path = std::make_shared<std::string>();
     auto census = std::make_shared<bool>(false);
     auto census_partition = std::make_shared<unsigned>(0);
-    cmd->add_option("--registered-proof", *name, "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ")");
+    cmd->add_option("--registered-proof", *name,
+                    "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ") or a PoSt proof (" +
+                        post::registered_post_proof_names() + ")");
     cmd->add_option("--c1", *c1_path,
                     "also synthesize partition 0 of this C1 with its witness, checking every constraint");
     cmd->add_flag("--witness-timing", *witness_timing,

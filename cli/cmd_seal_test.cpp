@@ -3,6 +3,10 @@
 // writes it) and DIR/seal.json (registered proof, sector id, prover id, ticket, seed, comm_r,
 // comm_d as the hex verify-seal takes). Values not given are drawn from --rng (text, default "cuzk").
 // --synthetic writes only c1.json, of any size, without sealing (synthetic_c1.hpp): for benchmarks.
+// --post-randomness HEX also writes each sector's WindowPoSt and WinningPoSt vanilla proofs of that
+// randomness and DIR/post.json (seal_test_post.hpp); with --synthetic it writes only those, of any size,
+// random and not a valid witness. --sectors N seals N sectors, numbered from --sector-id: the first in DIR
+// as without it, the others in DIR/sector-<id>/.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -15,6 +19,7 @@
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
 #include "cli/seal_test.hpp"
+#include "cli/seal_test_post.hpp"
 #include "common/c1/seal_commit_phase1.hpp"
 #include "common/porep/c1_witness.hpp"
 #include "common/porep/native_seal.hpp"
@@ -53,9 +58,12 @@ int write_synthetic(const porep::registered_proof& proof, const seal_test_option
     return exit_ok;
 }
 
-}  // namespace
+struct sealed_test_sector {
+    nlohmann::ordered_json seal;
+    porep::sealed_sector sector;
+};
 
-nlohmann::ordered_json seal_test_sector(const seal_test_options& o) {
+sealed_test_sector seal_one(const seal_test_options& o) {
     const porep::registered_proof& proof = porep::registered_proof_by_name(o.registered_proof);
     if (proof.nodes > porep::MAX_SAMPLE_NODES)
         throw input_error("--registered-proof: " + std::string(proof.name) +
@@ -100,18 +108,69 @@ nlohmann::ordered_json seal_test_sector(const seal_test_options& o) {
     const std::string seal_text = seal.dump(2) + "\n";
     write_file_atomically(std::filesystem::path(o.out) / "seal.json",
                           std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(seal_text.data()), seal_text.size()));
-    return seal;
+    return {std::move(seal), std::move(sector)};
 }
+
+}  // namespace
+
+nlohmann::ordered_json seal_test_sector(const seal_test_options& o) { return seal_one(o).seal; }
 
 namespace {
 
+// --synthetic --post-randomness: vanilla proofs of any size for timing, no sealing and no C1.
+int write_synthetic_post(const porep::registered_proof& proof, const seal_test_options& o) {
+    post_vanilla_writer post(proof, o.post_randomness, o.post_api_version, o.out, true);
+    std::seed_seq seq(o.rng.begin(), o.rng.end());
+    std::mt19937_64 rng(seq);
+    for (unsigned i = 0; i < o.sectors; ++i) post.add_synthetic(o.sector_id + i, rng);
+    std::printf("%s\n", post.finish().dump(2).c_str());
+    std::fprintf(stderr,
+                 "wrote %s/post.json and %u SYNTHETIC %s WindowPoSt vanilla proofs (and one WinningPoSt) for timing: "
+                 "their Merkle siblings are random, so they are NOT a valid witness and no valid proof can be made "
+                 "from them.\n",
+                 o.out.c_str(), o.sectors, std::string(proof.name).c_str());
+    return exit_ok;
+}
+
 int run_seal_test(const seal_test_options& o) {
-    if (o.synthetic) return write_synthetic(porep::registered_proof_by_name(o.registered_proof), o);
-    const auto seal = seal_test_sector(o);
+    if (o.sectors == 0) throw input_error("--sectors: at least 1");
+    const bool post = !o.post_randomness.empty();
+    if (o.synthetic) {
+        const porep::registered_proof& proof = porep::registered_proof_by_name(o.registered_proof);
+        if (post) return write_synthetic_post(proof, o);
+        if (o.sectors != 1) throw input_error("--sectors: --synthetic writes one C1; several need --post-randomness");
+        return write_synthetic(proof, o);
+    }
+    std::unique_ptr<post_vanilla_writer> writer;
+    if (post)  // before sealing, so a bad randomness is refused at once
+        writer = std::make_unique<post_vanilla_writer>(porep::registered_proof_by_name(o.registered_proof),
+                                                       o.post_randomness, o.post_api_version, o.out, false);
+    auto first = seal_one(o);
+    if (writer) writer->add(o.sector_id, first.sector);
+    for (unsigned i = 1; i < o.sectors; ++i) {
+        // Another sector of the same prover: its own data, ticket and seed.
+        seal_test_options other = o;
+        other.sector_id = o.sector_id + i;
+        other.out = (std::filesystem::path(o.out) / ("sector-" + std::to_string(other.sector_id))).string();
+        other.rng = o.rng + "/sector-" + std::to_string(other.sector_id);
+        other.prover_id = first.seal["prover_id"].get<std::string>();
+        auto next = seal_one(other);
+        if (writer) writer->add(other.sector_id, next.sector);
+    }
     const auto c1_path = std::filesystem::path(o.out) / "c1.json";
-    std::printf("%s\n", seal.dump(2).c_str());
+    std::printf("%s\n", first.seal.dump(2).c_str());
     std::fprintf(stderr, "wrote %s (%ju bytes) and seal.json\n", c1_path.string().c_str(),
                  static_cast<std::uintmax_t>(std::filesystem::file_size(c1_path)));
+    if (o.sectors > 1)
+        std::fprintf(stderr, "sealed %u more sectors, %ju to %ju, in %s/sector-<id>/\n", o.sectors - 1,
+                     static_cast<std::uintmax_t>(o.sector_id + 1),
+                     static_cast<std::uintmax_t>(o.sector_id + o.sectors - 1), o.out.c_str());
+    if (writer) {
+        const auto j = writer->finish();
+        std::fprintf(stderr,
+                     "wrote %s/post.json and the WindowPoSt (%s) and WinningPoSt vanilla proofs of %u sectors\n",
+                     o.out.c_str(), j["window_post"]["registered_proof"].get<std::string>().c_str(), o.sectors);
+    }
     return exit_ok;
 }
 
@@ -128,7 +187,15 @@ void add_seal_test_command(CLI::App& app, action& run) {
     cmd->add_option("--sector-id", o->sector_id, "sector number (default 1)");
     cmd->add_option("--rng", o->rng, "text seeding the data and the values not given (default \"cuzk\")");
     cmd->add_flag("--synthetic", o->synthetic,
-                  "any size, no sealing: a C1 of the real shape whose witness is NOT satisfiable (benchmarks)");
+                  "any size, no sealing: a C1 of the real shape whose witness is NOT satisfiable (benchmarks); with "
+                  "--post-randomness only the PoSt vanilla proofs, as random");
+    cmd->add_option("--post-randomness", o->post_randomness,
+                    "also write each sector's WindowPoSt and WinningPoSt vanilla proofs of this randomness (32 bytes "
+                    "hex, a canonical field element) and post.json");
+    cmd->add_option("--post-api-version", o->post_api_version,
+                    "WindowPoSt challenge rule: 1.2.0 (StackedDrgWindow*V1_1, default) or 1.0.0 (V1)");
+    cmd->add_option("--sectors", o->sectors,
+                    "seal N sectors numbered from --sector-id (default 1); the others go in DIR/sector-<id>/");
     cmd->callback([o, &run] { run = [o] { return run_seal_test(*o); }; });
 }
 

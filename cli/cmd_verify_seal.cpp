@@ -1,7 +1,8 @@
 // cuzk verify-seal: checks a PoRep C2 proof as filecoin-ffi's verify_seal does. The verifier
 // recomputes everything public from the flags: replica_id from prover id, sector id, ticket, comm_d
-// and the registered proof's porep id; per partition k the challenges from the seed, their DRG and
-// expander parents, and the input vector; then one Groth16 check per 192-byte partition proof.
+// and the porep id; per partition k the challenges from the seed, their DRG and expander parents (the
+// graph of the porep id and API version), and the input vector; then one Groth16 check per 192-byte
+// partition proof. The porep id and API version default to the registered proof's own.
 // Prints "valid" (exit 0) or "invalid" (exit 1); bad flags, files or encodings exit 2.
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,7 @@
 #include "common/groth16/verifier.hpp"
 #include "common/porep/public_inputs.hpp"
 #include "common/porep/registered_proof.hpp"
+#include "common/post/registered_post_proof.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::cli {
@@ -32,7 +34,14 @@ bool verify_seal(const verify_seal_options& o) {
     pub.comm_d = parse_fr_hex("--comm-d", o.comm_d);
     pub.comm_r = parse_fr_hex("--comm-r", o.comm_r);
     pub.seed = seed;
-    pub.replica_id = porep::generate_replica_id(prover_id, o.sector_id, ticket, comm_d_bytes, proof.porep_id());
+    const graph::porep_id_t porep_id = o.porep_id.empty() ? proof.porep_id() : parse_hex32("--porep-id", o.porep_id);
+    graph::api_version version = proof.version;
+    if (!o.api_version.empty()) {
+        const auto v = post::parse_api_version(o.api_version);
+        if (!v) throw input_error("--api-version: '" + o.api_version + "'; expected 1.0.0, 1.1.0 or 1.2.0");
+        version = *v;
+    }
+    pub.replica_id = porep::generate_replica_id(prover_id, o.sector_id, ticket, comm_d_bytes, porep_id);
 
     const groth16::verifying_key vk = groth16::read_vk(o.vk);
     const size_t want_ic = proof.public_inputs_per_partition() + 1;
@@ -53,7 +62,7 @@ bool verify_seal(const verify_seal_options& o) {
         throw input_error(o.proof + ": " + e.what());
     }
 
-    const auto graph = porep::graph_of(proof);
+    const graph::stacked_graph graph(proof.nodes, porep_id, version);
     const auto pvk = groth16::prepare_verifying_key(vk);
     bool valid = true;
     for (unsigned k = 0; k < proof.partitions && valid; ++k)
@@ -119,6 +128,10 @@ void add_verify_seal_command(CLI::App& app, action& run) {
     cmd->add_option("--comm-r", o->comm_r, "32 bytes hex, little-endian field element");
     cmd->add_option("--comm-d", o->comm_d, "32 bytes hex, little-endian field element");
     cmd->add_option("--proof", o->proof, "proof file (192 bytes per partition)")->required();
+    cmd->add_option("--porep-id", o->porep_id,
+                    "32 bytes hex (default: the registered proof's id as u64 LE, nonce 0, zeros)");
+    cmd->add_option("--api-version", o->api_version,
+                    "1.0.0, 1.1.0 or 1.2.0: the graph's version (default: the registered proof's own)");
     cmd->callback([o, seal_file, cmd, &run] { run = [o, seal_file, cmd] { return run_verify_seal(*o, *seal_file, *cmd); }; });
 }
 

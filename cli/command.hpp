@@ -35,6 +35,8 @@ void add_circuit_info_command(CLI::App& app, action& run);
 void add_verify_seal_command(CLI::App& app, action& run);
 void add_seal_test_command(CLI::App& app, action& run);
 void add_prove_c2_command(CLI::App& app, action& run);
+void add_prove_post_command(CLI::App& app, action& run);
+void add_verify_post_command(CLI::App& app, action& run);
 void add_config_reference_command(CLI::App& app, action& run);
 void add_api_command(CLI::App& app, action& run);
 

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
     add_verify_seal_command(app, run);
     add_seal_test_command(app, run);
     add_prove_c2_command(app, run);
+    add_prove_post_command(app, run);
+    add_verify_post_command(app, run);
     add_config_reference_command(app, run);
     add_api_command(app, run);
     spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");

@@ -12,6 +12,9 @@ struct seal_test_options {
     std::string registered_proof, out, seed, ticket, prover_id, rng = "cuzk";  // hex values; empty: from |rng|
     uint64_t sector_id = 1;
     bool synthetic = false;  // the command's --synthetic; seal_test_sector ignores it
+    // The command's PoSt and several-sector flags (seal_test_post.hpp); seal_test_sector ignores them.
+    std::string post_randomness, post_api_version = "1.2.0";
+    unsigned sectors = 1;
 };
 
 // Writes <out>/c1.json (SealCommitPhase1Output as filecoin-ffi writes it) and <out>/seal.json (registered proof,

@@ -9,6 +9,9 @@ namespace cuzk::cli {
 
 struct verify_seal_options {
     std::string vk, registered_proof, prover_id, ticket, seed, comm_r, comm_d, proof;  // files and 32-byte hex
+    // What filecoin-proofs' PoRepConfig carries beside the registered proof; empty: the registered proof's own
+    // (its id as porep id, nonce 0; its API version). Another implementation may seal with others.
+    std::string porep_id, api_version;  // 32-byte hex; "1.0.0", "1.1.0" or "1.2.0"
     uint64_t sector_id = 0;
 };
 

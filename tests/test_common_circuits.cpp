@@ -27,7 +27,9 @@ TEST(Registry, BuildsCircuitsFromSpecsAndKeepsTheirCanonicalNames) {
     EXPECT_EQ(circuits::make_circuit("mul:3@x")->name(), "mul:3@x");
     EXPECT_EQ(circuits::make_circuit("porep:StackedDrg2KiBV1_1@s")->name(), "porep:StackedDrg2KiBV1_1@s");
     EXPECT_EQ(circuits::make_circuit("porep:StackedDrg32GiBV1_1")->name(), "porep:StackedDrg32GiBV1_1");
-    EXPECT_EQ(circuits::list_circuits().size(), 3u);
+    EXPECT_EQ(circuits::make_circuit("post:StackedDrgWinning2KiBV1@s")->name(), "post:StackedDrgWinning2KiBV1@s");
+    EXPECT_EQ(circuits::make_circuit("post:StackedDrgWindow32GiBV1_1")->name(), "post:StackedDrgWindow32GiBV1_1");
+    EXPECT_EQ(circuits::list_circuits().size(), 4u);
 }
 
 TEST(Registry, RejectsBadSpecsNamingThem) {

@@ -32,9 +32,13 @@ TEST(PorepCli, CircuitInfoPrintsPublishedSizes) {
     EXPECT_EQ(j["constraints_with_input_rows"], 130278869u);
     EXPECT_EQ(j["inputs"], 328u);
     EXPECT_EQ(j["partitions"], 10u);
+    EXPECT_EQ(j["r1cs_matrices"]["non_zeros"], 756185813u);
+    EXPECT_EQ(j["r1cs_matrices"]["distinct_coefficients"], 2255u);
     auto small = json_of(run("circuit-info --registered-proof StackedDrg2KiBV1").output);
     EXPECT_EQ(small["constraints"], 2687921u);
     EXPECT_EQ(small["inputs"], 40u);
+    EXPECT_EQ(small["r1cs_matrices"]["non_zeros"], 15630605u);  // the recording's (test_r1cs_matrices)
+    EXPECT_EQ(small["r1cs_matrices"]["file_bytes"], 159007400u);
     auto bad = run("circuit-info --registered-proof StackedDrg4KiBV1_1");
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.output.find("StackedDrg32GiBV1_1"), std::string::npos) << bad.output;
@@ -101,6 +105,34 @@ TEST_F(PorepRoundTrip, SealProveVerify) {
     EXPECT_EQ(missing.exit_code, 2) << missing.output;
     EXPECT_NE(missing.output.find("--registered-proof is required (or --seal FILE holding it)"), std::string::npos)
         << missing.output;
+}
+
+// --porep-id and --api-version: the registered proof's own values, given explicitly, verify; another porep id
+// (another replica id and graph) or the 1.0.0 graph of the V1_1 seal does not; bad values are input errors.
+TEST_F(PorepRoundTrip, PorepIdAndApiVersionFlags) {
+    ASSERT_EQ(seal_.exit_code, 0) << seal_.output;
+    ASSERT_EQ(setup_.exit_code, 0) << setup_.output;
+    std::ifstream in(dir_ / "seal.json");
+    const std::string args = verify_args(nlohmann::json::parse(in)) + " --proof " + (dir_ / "proof.bin").string();
+    if (!fs::exists(dir_ / "proof.bin")) {
+        auto prove = run("prove-c2 --c1 " + (dir_ / "c1.json").string() + " --params " +
+                         (dir_ / "porep_StackedDrg2KiBV1_1.params").string() + " --out " + (dir_ / "proof.bin").string());
+        ASSERT_EQ(prove.exit_code, 0) << prove.output;
+    }
+    // StackedDrg2KiBV1_1 is registered proof 5: its porep id is 5 as u64 LE, nonce 0.
+    const std::string own = "0500000000000000" + std::string(48, '0');
+    EXPECT_EQ(run(args + " --porep-id " + own + " --api-version 1.1.0").exit_code, 0);
+    // 1.2.0 builds the same graph as 1.1.0.
+    EXPECT_EQ(run(args + " --api-version 1.2.0").exit_code, 0);
+    EXPECT_EQ(run(args + " --porep-id 0600000000000000" + std::string(48, '0')).exit_code, 1);
+    EXPECT_EQ(run(args + " --porep-id " + own.substr(0, 16) + "01" + std::string(46, '0')).exit_code, 1);  // nonce 1
+    EXPECT_EQ(run(args + " --api-version 1.0.0").exit_code, 1);
+    auto bad = run(args + " --api-version 1.1");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.output.find("--api-version: '1.1'"), std::string::npos) << bad.output;
+    bad = run(args + " --porep-id 05");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.output.find("--porep-id"), std::string::npos) << bad.output;
 }
 
 TEST_F(PorepRoundTrip, BadInputExitsTwoNamingTheFlag) {

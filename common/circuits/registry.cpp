@@ -7,6 +7,8 @@
 #include "common/circuits/sha256_chain.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/porep/sample_sector.hpp"
+#include "common/post/registered_post_proof.hpp"
+#include "common/post/sample_post.hpp"
 
 namespace cuzk::circuits {
 
@@ -57,6 +59,9 @@ std::vector<circuit_info> list_circuits() {
         {"porep:<registered proof>[@seed]",
          "one StackedDRG PoRep partition (e.g. porep:StackedDrg2KiBV1_1); up to 8 MiB a sector sealed from the "
          "seed supplies the witness of partition 0, larger sizes are blank (setup and sizes only)"},
+        {"post:<registered PoSt proof>[@seed]",
+         "one fallback PoSt partition (e.g. post:StackedDrgWindow2KiBV1_1, post:StackedDrgWinning2KiBV1); up to "
+         "8 MiB a full partition of random sectors from the seed supplies the witness, larger sizes are blank"},
     };
 }
 
@@ -76,6 +81,14 @@ std::unique_ptr<circuit> make_circuit(std::string_view spec) {
         if (proof.nodes > porep::MAX_SAMPLE_NODES) return std::make_unique<porep::porep_partition_circuit>(proof);
         auto c = std::make_unique<porep::porep_partition_circuit>(
             porep::make_sample_sector(proof, seed.empty() ? std::string("cuzk") : seed).partition_circuit(0));
+        if (!seed.empty()) c->set_name(std::string(spec));
+        return c;
+    }
+    if (kind == "post") {
+        const post::registered_post_proof& proof = post::registered_post_proof_by_name(rest);
+        if (proof.nodes > post::MAX_SAMPLE_NODES) return std::make_unique<post::post_partition_circuit>(proof);
+        auto c = std::make_unique<post::post_partition_circuit>(
+            post::make_sample_post(proof, seed.empty() ? std::string("cuzk") : seed, proof.sector_count).circuit());
         if (!seed.empty()) c->set_name(std::string(spec));
         return c;
     }

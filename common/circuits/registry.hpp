@@ -2,6 +2,7 @@
 // the setup tool and tests:
 //   sha256:<blocks>[@seed]   chain of SHA256 compressions (sha256_chain.hpp), 1 <= blocks <= 1024
 //   mul:<n>[@seed]           n multiplication constraints, one public input (mul_chain.hpp)
+//   porep:<registered proof>[@seed], post:<registered PoSt proof>[@seed]   a PoRep or PoSt partition
 #pragma once
 
 #include <memory>
