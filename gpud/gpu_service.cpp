@@ -94,7 +94,9 @@ public:
           lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
           backend_(backend_for(c, faults)),
           // A set's last user gone (after an evict), the backend's copy of it goes before the host one.
-          params_(c.gpud.params_dir, [this](const groth16::parameters& p) { backend_->forget(p); }),
+          params_(c.gpud.params_dir, [this](const groth16::parameters& p) { backend_->forget(p); },
+                  c.gpud.synthetic_params ? daemon::params_store::missing_porep::synthetic
+                                          : daemon::params_store::missing_porep::refused),
           workers_(c.gpud.workers) {}
 
     std::string status_json() const {
@@ -116,7 +118,8 @@ public:
                           {"file", set.file.string()},
                           {"bytes", set.bytes},
                           {"users", set.users},
-                          {"load_ms", set.load_ms}});
+                          {"load_ms", set.load_ms},
+                          {"synthetic", set.synthetic}});
         const auto pinned = backend_->pinned();
         j["pinned"] = {{"bytes", pinned.bytes}, {"limit_bytes", pinned.limit_bytes}};
         auto& ws = j["workers"] = nlohmann::json::array();
