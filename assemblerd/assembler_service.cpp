@@ -67,7 +67,9 @@ public:
                             spool_.root(), [&](const ipc::job_msg& m) { return stages.send_job(m); });
         stage_results reports(config_.assemblerd.max_partition_attempts, jobs_, log, dispatch, completion, stages,
                               metrics);
-        client_requests requests(config_, api, jobs_, log, spool_, waiting, completion, verifier, reports, metrics);
+        input_checker checker(spool_);
+        client_requests requests(config_, api, jobs_, log, spool_, waiting, completion, verifier, reports, metrics,
+                                 checker);
         // Both run on threads of their own and reach this loop through the request socket, as any client.
         const auto metrics_text = [&] {
             return metrics.render(daemon::collect_service_status(config_, std::chrono::milliseconds(2000)).json);
@@ -115,6 +117,7 @@ public:
             }
             stages.drain_replies();
             for (const auto& o : verifier.take()) completion.on_verified(o);
+            requests.on_checked();
             const auto now = ipc::realtime_ms();
             stages.retry_cancels(now);
             dispatch.dispatch(now);

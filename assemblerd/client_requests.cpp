@@ -41,6 +41,13 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
             return api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, *id, true,
                                                                   jobs_.queue_position(*known)});
         }
+        // The same request again while its input is being checked: answered with it.
+        for (auto& [id, c] : checking_) {
+            if (c.request_id == m.client_request_id && c.request_digest == m.request_digest) {
+                c.duplicates.push_back(std::move(req.envelope));
+                return;
+            }
+        }
     }
     if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
         throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2 and "
@@ -48,29 +55,52 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
                                       ipc::to_string(m.kind)));
     }
     const auto max_pending = config_.assemblerd.max_pending_jobs;
-    if (jobs_.pending() >= max_pending) {
+    const auto pending = jobs_.pending() + checking_.size();
+    if (pending >= max_pending) {
         return api_.reply_error(req.envelope, ipc::error_code::queue_full, ipc::message_type::submit,
                                 fmt::format("{} jobs pending ([assemblerd] max_pending_jobs = {}); retry later",
-                                            jobs_.pending(), max_pending));
+                                            pending, max_pending));
     }
     job j;
     j.id = jobs_.next_id();
+    jobs_.id_taken(j.id);  // the next submission gets another id while this one is checked
     j.request_id = m.client_request_id;
     j.request_digest = m.request_digest;
     j.kind = m.kind;
     j.priority = m.priority;
     j.created_ms = ipc::realtime_ms();
-    j.input = spool_.take_input(j.id, m.source, m.c1_path);  // throws input_error naming the file
-    try {
-        // A C1 is checked here (parse, consistency, registered proof): a bad one is refused now, its error
-        // naming the client's file and the JSON path, not found out partitions later.
-        spool_.load_input(j, m.c1_path);
-    } catch (...) {
-        spool_.remove_job(j.id);
-        throw;
+    checking_[j.id] = {std::move(req.envelope), m.client_request_id, m.request_digest, {}};
+    checker_.submit(std::move(j), m.source, m.c1_path);
+}
+
+void client_requests::on_checked() {
+    for (auto& o : checker_.take()) {
+        auto it = checking_.find(o.checked.id);
+        if (it == checking_.end()) continue;  // cannot happen: every submission is in checking_ until here
+        checking& c = it->second;
+        try {
+            if (!o.error.empty()) {
+                if (o.internal) spdlog::error("SUBMIT failed: {}", o.error);
+                reply_error_to_all(c, o.internal ? ipc::error_code::internal : ipc::error_code::bad_request, o.error);
+            } else {
+                accept(std::move(o.checked), c);
+            }
+        } catch (const std::exception& e) {
+            spdlog::error("SUBMIT failed: {}", e.what());
+            reply_error_to_all(c, ipc::error_code::internal, e.what());
+        }
+        checking_.erase(it);
     }
+}
+
+void client_requests::reply_error_to_all(checking& c, ipc::error_code code, const std::string& text) {
+    api_.reply_error(c.envelope, code, ipc::message_type::submit, text);
+    for (auto& d : c.duplicates) api_.reply_error(d, code, ipc::message_type::submit, text);
+}
+
+// Journaled before the job is known to anyone: a job the client was told of survives a crash.
+void client_requests::accept(job j, checking& c) {
     j.partitions.resize(j.porep ? j.porep->partitions() : j.test_input.partitions);
-    jobs_.id_taken(j.id);
     try {
         journal_.append(journal_records::encode(journal_records::submitted{
             j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input, j.request_digest}));
@@ -84,7 +114,9 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
     spdlog::info("job {} submitted: {} x {} (priority {}{})", j.id, j.partitions.size(), j.circuit(), j.priority,
                  j.request_id.empty() ? "" : ", request " + j.request_id);
     const auto& added = jobs_.add(std::move(j));
-    api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, added.id, false, jobs_.queue_position(added)});
+    const auto position = jobs_.queue_position(added);
+    api_.reply(c.envelope, ipc::submit_reply_msg{added.request_id, added.id, false, position});
+    for (auto& d : c.duplicates) api_.reply(d, ipc::submit_reply_msg{added.request_id, added.id, true, position});
 }
 
 void client_requests::on_await(daemon::routed_request& req, const ipc::await_msg& m) {
@@ -119,6 +151,7 @@ std::string client_requests::status_json() const {
     j["max_pending_jobs"] = config_.assemblerd.max_pending_jobs;
     j["duplicate_partition_proofs"] = results_.duplicates();
     j["verifying_jobs"] = verifier_.busy();
+    j["checking_submissions"] = checking_.size();  // inputs being spooled and checked
     j["uptime_s"] = metrics_.uptime_s();
     j["api"] = config_.api_listen();
     j["metrics"] = config_.metrics.listen;

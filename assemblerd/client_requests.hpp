@@ -1,12 +1,16 @@
-// The front door's requests, from the api socket: SUBMIT (spooled, checked, journaled before the reply; a
-// retried SUBMIT with the same client request id gets its job back), AWAIT (answered now, or held as a long
+// The front door's requests, from the api socket: SUBMIT (spooled and checked off the loop by the input
+// checker, journaled before the reply; a retried SUBMIT with the same client request id gets its job back, also
+// while the first is being checked), AWAIT (answered now, or held as a long
 // poll), CANCEL and STATUS_REQUEST. A request that fails is answered with an ERROR_REPLY: bad_request for the
 // client's input, internal for the service's own failure.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "assemblerd/job_completion.hpp"
+#include "assemblerd/input_checker.hpp"
 #include "assemblerd/job_table.hpp"
 #include "assemblerd/journal.hpp"
 #include "assemblerd/proof_verifier.hpp"
@@ -23,7 +27,7 @@ class client_requests {
 public:
     client_requests(const daemon::config& c, daemon::request_router& api, job_table& jobs, journal& log, spool& spool,
                     waiting_clients& waiting, job_completion& completion, const proof_verifier& verifier,
-                    const stage_results& results, const service_metrics& metrics)
+                    const stage_results& results, const service_metrics& metrics, input_checker& checker)
         : config_(c),
           api_(api),
           jobs_(jobs),
@@ -33,12 +37,25 @@ public:
           completion_(completion),
           verifier_(verifier),
           results_(results),
-          metrics_(metrics) {}
+          metrics_(metrics),
+          checker_(checker) {}
 
     void on_request(daemon::routed_request& req);
+    // The submissions whose input the checker is done with: journaled and answered, or refused.
+    void on_checked();
+    std::size_t checking_count() const { return checking_.size(); }
 
 private:
+    // A submission whose input is being checked: who to answer, and the same request sent again meanwhile.
+    struct checking {
+        std::vector<zmq::message_t> envelope;
+        std::string request_id, request_digest;
+        std::vector<std::vector<zmq::message_t>> duplicates;
+    };
+
     void on_submit(daemon::routed_request& req, const ipc::submit_msg& m);
+    void accept(job j, checking& c);
+    void reply_error_to_all(checking& c, ipc::error_code code, const std::string& text);
     void on_await(daemon::routed_request& req, const ipc::await_msg& m);
     void on_cancel(daemon::routed_request& req, const ipc::cancel_msg& m);
     std::string status_json() const;
@@ -53,6 +70,8 @@ private:
     const proof_verifier& verifier_;
     const stage_results& results_;
     const service_metrics& metrics_;
+    input_checker& checker_;
+    std::map<std::uint64_t, checking> checking_;  // by job id
 };
 
 }  // namespace cuzk::assemblerd

@@ -1,6 +1,7 @@
 #include "assemblerd/spool.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 
 #include "common/util/errors.hpp"
 #include "daemon/porep_job_input.hpp"
+#include "daemon/porep_public_inputs_file.hpp"
 #include "daemon/test_job_input.hpp"
 
 namespace cuzk::assemblerd {
@@ -109,7 +111,18 @@ void spool::remove_job(std::uint64_t job) {
 void spool::load_input(job& j, const std::string& source) const {
     const auto path = root_ / j.input;
     if (j.kind == ipc::proof_kind::porep_c2) {
+        // Parsed once: what the check derived stays beside the input, for a restart and the verification.
+        const auto kept = path.parent_path() / "public_inputs";
+        if (auto in = daemon::read_porep_public_inputs(kept)) {
+            j.porep = std::move(*in);
+            return;
+        }
         j.porep = daemon::read_porep_job_input(path, source, false);
+        try {
+            daemon::write_porep_public_inputs(kept, *j.porep);
+        } catch (const std::exception& e) {
+            spdlog::warn("job {}: {}; the C1 is parsed again after a restart", j.id, e.what());
+        }
     } else {
         try {
             j.test_input = daemon::read_test_job_input(path);

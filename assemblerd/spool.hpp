@@ -3,6 +3,8 @@
 //   incoming/<name>         inputs a client placed for a SUBMIT with source = spool (moved into the job)
 //   jobs/<job id>/input     the job's input, copied or moved here at submission (the job survives the
 //                           client deleting its file)
+//   jobs/<job id>/public_inputs  a PoRep job's public inputs, kept by the check of its C1
+//                           (daemon/porep_public_inputs_file.hpp), so that a restart does not parse the C1 again
 //   results/<job id>.proof  the assembled proof (partition proofs in order, 192 bytes each)
 #pragma once
 
@@ -30,7 +32,8 @@ public:
     // Throws input_error naming the file for a missing or unreadable input, or a spool name with a '/'.
     std::string take_input(std::uint64_t job, ipc::c1_source source, const std::string& path);
     // Reads the job's spooled input by its kind; |source| names it in errors (the client's own path at
-    // submission). Throws input_error.
+    // submission). A PoRep C1 is parsed once: its public inputs are kept beside it and read instead after that.
+    // Throws input_error.
     void load_input(job& j, const std::string& source) const;
     void write_result(std::uint64_t job, std::span<const std::byte> proof);
     void remove_job(std::uint64_t job);

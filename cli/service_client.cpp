@@ -103,7 +103,9 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
                                .hex();
     }
     try {
-        auto reply = call(c, ipc::socket_names::api, m);
+        // The reply comes once the input is spooled and checked: ~1 s for a 32 GiB C1, longer behind a batch of
+        // them (assemblerd checks input_checker::threads at a time).
+        auto reply = call(c, ipc::socket_names::api, m, std::chrono::milliseconds(60000));
         if (!temp.empty()) std::filesystem::remove(temp);
         auto* ok = std::get_if<ipc::submit_reply_msg>(&reply);
         if (!ok) throw std::runtime_error("assemblerd answered SUBMIT with " + std::string(ipc::to_string(ipc::type_of(reply))));

@@ -21,7 +21,7 @@ struct runtime_section {
 struct ring_section {
     std::string name = "cuzk-ring";   // shared-memory segment name (one ring per pipeline)
     std::uint32_t slots = 4;
-    std::uint64_t slot_bytes = 64ull << 20;
+    std::uint64_t slot_bytes = 256ull << 20;  // a 32 GiB PoRep partition's compact witness: ~95 MB
     std::filesystem::path shm_dir;    // empty: POSIX shared memory (/dev/shm)
     std::string group;                // non-empty: segment mode 0660 with this group
 };

@@ -66,8 +66,9 @@ const std::array<config_key, 39> keys{{
     {"ring", "slots", integer_key{CUZK_CONFIG_FIELD(ring.slots), 1, 65536},
      "Ring slots: partitions synthesized and waiting for, or being proved by, gpud."},
     {"ring", "slot_bytes", integer_key{CUZK_CONFIG_FIELD(ring.slot_bytes), 4096, std::int64_t{1} << 40},
-     "Payload bytes per slot: one partition witness (a/b/c rows, inputs, aux, densities). A 32 GiB PoRep "
-     "partition needs about 17 GiB; the default fits the built-in test circuits."},
+     "Payload bytes per slot: one partition witness, compact (inputs, aux values as bits or in full with their "
+     "positions). A 32 GiB PoRep partition needs about 95 MB (91 MiB), a 2 KiB one about 2 MB; the default, 256 "
+     "MiB, fits every PoRep size. Reserved up front in `shm_dir`: `slots` x `slot_bytes`."},
     {"ring", "shm_dir", path_key{CUZK_CONFIG_FIELD(ring.shm_dir)},
      "Empty: POSIX shared memory (`/dev/shm`); else a directory on a tmpfs or hugetlbfs mount large enough for "
      "`slots` x `slot_bytes`."},

@@ -186,7 +186,8 @@ TEST_F(CudaR1cs, PoRep2KiBPartitionMatchesTheCpu) {
 // boundary relative to the inputs); reserve() allocates ahead; B's scalars gathered alone, A's into the caller's
 // device memory (an NTT slot). Everything equals the CPU's.
 TEST_F(CudaR1cs, ARingSlotsLayoutIsUploadedInOneOrTwoCopiesAndAGathersIntoASlot) {
-    const auto k = test::make_r1cs_case(test::long_rows_circuit(12));
+    // 19 x 400 short rows: a domain of 2^13, room for A's ~5,250 scalars in an NTT slot.
+    const auto k = test::make_r1cs_case(test::long_rows_circuit(12, 400));
     const cuda::r1cs_device m(k->m);
     const witness::compact_vector_view aux = k->wa.aux();
     const auto inputs = k->wa.inputs();

@@ -21,7 +21,8 @@ BUILD=$1
 DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
 # name -> path inside the build directory
-wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend tests/test_gpud_backend_status gpud/cuzk_bench_gpu bench/gpu/experiments/cuzk_field_bench bench/bench_prepare
+wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend tests/test_gpud_backend_status
+        tests/test_cuda_backend_compact tests/test_cuda_r1cs tests/test_cuda_pinned_pool tests/test_device_copy_plan gpud/cuzk_bench_gpu bench/gpu/experiments/cuzk_field_bench bench/bench_prepare
         cli/cuzk assemblerd/cuzk-assemblerd synthd/cuzk-synthd gpud/cuzk-gpud)
 packed=()
 missing=()
@@ -46,7 +47,13 @@ done | sort -u | while read -r lib; do
     *) cp -L "$lib" "$DEST/lib/" ;;
   esac
 done
-strip --strip-unneeded "$DEST"/lib/*.so* 2>/dev/null || true
+strip --strip-unneeded "$DEST"/lib/*.so* "${packed[@]}" 2>/dev/null || true
 echo "packed: ${packed[*]##*/}"
 [ ${#missing[@]} -eq 0 ] || echo "not in $BUILD (not packed): ${missing[*]}"
 du -sh "$DEST"
+# A device call carries at most 64 MiB and the full set is ~120 MB, most of it the CUDA fat binaries in each
+# executable: ARCHIVE=1 also writes DEST.tar.xz (~50 MB), unpacked there with
+#   mkdir -p DEST && tar xJf DEST.tar.xz -C DEST
+if [ "${ARCHIVE:-0}" = 1 ]; then
+  tar cJf "$DEST.tar.xz" -C "$DEST" . && ls -la "$DEST.tar.xz"
+fi

@@ -36,6 +36,9 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # "prepare" (bench_prepare, a CPU benchmark): prepare's scalar gathering at the 32 GiB shape on this machine's
 # CPU, the serial loop it replaced against gather_dense: the work a gpud worker does while the other holds
 # the lock (with a build here, it turns the CPU benchmarks on to build bench_prepare).
+# "compact" (cuzk_bench_gpu --compact-partition, COMPACT_ARGS e.g. "--reps 3", COMPACT_MATRICES a matrix file kept
+# between modes): gpud's backend on a synthetic compact 32 GiB partition; "r1cs" (cuzk_bench_gpu --r1cs R1CS_ARGS):
+# a, b, c from recorded matrices on the GPU, checked against the CPU.
 # Unset: the three defaults; set but empty: no benchmark, the tests alone.
 BENCH_MODES=${BENCH_MODES-kernels multiples partition}
 RUN_TESTS=${RUN_TESTS:-1}
@@ -82,8 +85,12 @@ fi
 
 status=0
 tests=(test_cuda_msm test_cuda_ntt test_cuda_backend)
-# The backend's status for the API (device name and memory, forgetting evicted parameters); older packs lack it.
-[ -x "$BIN/test_gpud_backend_status" ] && tests+=(test_gpud_backend_status)
+# Tests that older packs lack: the backend's status for the API (device name and memory, forgetting evicted
+# parameters); the compact witness expanded on the device and a, b, c from the resident R1CS matrices; the
+# pinned pool; the host's copy plan for the compact slot.
+for t in test_gpud_backend_status test_cuda_backend_compact test_cuda_r1cs test_cuda_pinned_pool test_device_copy_plan; do
+  [ -x "$BIN/$t" ] && tests+=("$t")
+done
 [ "$RUN_TESTS" = 1 ] || tests=()
 for t in "${tests[@]}"; do
   t0=$(date +%s)
@@ -136,6 +143,22 @@ if [[ " $BENCH_MODES " == *" partition "* ]]; then
   census=()
   [ -z "$PARTITION_CENSUS" ] || census=(--census "$PARTITION_CENSUS")
   run "$BIN/cuzk_bench_gpu" --partition "${census[@]}" ${PARTITION_ARGS:-} 2>&1 | tee "$OUT/bench_partition.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" compact "* ]]; then
+  # gpud's CUDA backend on a synthetic compact 32 GiB partition (expansion, a, b, c from the resident matrices,
+  # then H and the MSMs), and the R1CS evaluation alone; COMPACT_MATRICES: where the recorded matrices are kept.
+  census=()
+  [ -z "$PARTITION_CENSUS" ] || census=(--census "$PARTITION_CENSUS")
+  matrices=()
+  [ -z "${COMPACT_MATRICES:-}" ] || matrices=(--matrix-file "$COMPACT_MATRICES")
+  # shellcheck disable=SC2086
+  run "$BIN/cuzk_bench_gpu" --compact-partition "${census[@]}" "${matrices[@]}" ${COMPACT_ARGS:-} 2>&1 | tee "$OUT/bench_compact.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [[ " $BENCH_MODES " == *" r1cs "* ]]; then
+  # shellcheck disable=SC2086
+  run "$BIN/cuzk_bench_gpu" --r1cs ${R1CS_ARGS:-} 2>&1 | tee "$OUT/bench_r1cs.log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [[ " $BENCH_MODES " == *" prepare "* ]]; then

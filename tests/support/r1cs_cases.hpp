@@ -25,7 +25,8 @@ namespace cuzk::test {
 // the aux values of the last eighth in no A row (A's density not full). Not satisfied: only the rows matter.
 class long_rows_circuit final : public circuits::circuit {
 public:
-    explicit long_rows_circuit(uint64_t seed) : seed_(seed) {}
+    // |short_rows|: the short rows after each long one; many give a domain (2^log_m) larger than A's scalars.
+    explicit long_rows_circuit(uint64_t seed, size_t short_rows = 40) : seed_(seed), short_rows_(short_rows) {}
     std::string name() const override { return "long-rows"; }
     void synthesize(cs::constraint_system& cs) const override {
         std::mt19937_64 rng(seed_);
@@ -64,7 +65,7 @@ public:
         for (size_t i = 0; i < lengths.size(); ++i) {
             cs.enforce(combination(lengths[i], a_end), combination(lengths[(i + 7) % lengths.size()], AUX),
                        combination(lengths[(i + 13) % lengths.size()], AUX));
-            for (size_t k = 0; k < 40; ++k)
+            for (size_t k = 0; k < short_rows_; ++k)
                 cs.enforce(combination(rng() % 20, a_end), combination(rng() % 4, AUX), combination(rng() % 3, AUX));
         }
     }
@@ -75,6 +76,7 @@ public:
 private:
     static constexpr size_t AUX = 6000;
     uint64_t seed_;
+    size_t short_rows_;
 };
 
 struct r1cs_case {

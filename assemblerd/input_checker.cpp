@@ -1,0 +1,71 @@
+#include "assemblerd/input_checker.hpp"
+
+#include <exception>
+
+#include "common/util/errors.hpp"
+
+namespace cuzk::assemblerd {
+
+input_checker::input_checker(spool& s) : spool_(s) {
+    for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { loop(); });
+}
+
+input_checker::~input_checker() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+}
+
+void input_checker::submit(job j, ipc::c1_source source, std::string path) {
+    {
+        std::lock_guard lock(mutex_);
+        tasks_.push_back({std::move(j), source, std::move(path)});
+    }
+    cv_.notify_one();
+}
+
+std::vector<input_checker::outcome> input_checker::take() {
+    std::lock_guard lock(mutex_);
+    std::vector<outcome> out;
+    out.swap(done_);
+    return out;
+}
+
+std::size_t input_checker::busy() const {
+    std::lock_guard lock(mutex_);
+    return tasks_.size() + running_;
+}
+
+void input_checker::loop() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+        cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+        if (stop_) return;  // unanswered submissions: never journaled, their clients retry
+        task t = std::move(tasks_.front());
+        tasks_.pop_front();
+        ++running_;
+        lock.unlock();
+        outcome o;
+        try {
+            t.j.input = spool_.take_input(t.j.id, t.source, t.path);  // throws input_error naming the file
+            // A C1 is checked here (parse, consistency, registered proof): a bad one is refused now, its error
+            // naming the client's file and the JSON path, not found out partitions later.
+            spool_.load_input(t.j, t.path);
+        } catch (const input_error& e) {
+            o.error = e.what();
+        } catch (const std::exception& e) {
+            o.error = e.what();
+            o.internal = true;
+        }
+        if (!o.error.empty()) spool_.remove_job(t.j.id);
+        o.checked = std::move(t.j);
+        lock.lock();
+        done_.push_back(std::move(o));
+        --running_;
+    }
+}
+
+}  // namespace cuzk::assemblerd
