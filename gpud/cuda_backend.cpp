@@ -118,6 +118,7 @@ std::unique_ptr<partition_work> cuda_backend::prepare_compact(const compact_part
         return work;
     }
     work->prepared.log_m = check_compact_partition(w, params);
+    make_resident_before_lock(params, &w, work->prepared.log_m, false);
     work->serial = next_serial_++;
     work->params = &params;
     work->counters = pins_;
@@ -133,6 +134,7 @@ void cuda_backend::prepare_into(cuda_work& wk, const groth16::witness_view& w, c
     // A's aux scalars are left in the witness's aux where A uses them all (run_kernels runs L and A over them).
     groth16::prepare_partition_without_rows(w, params, work->prepared, nullptr,
                                             groth16::a_aux_storage::in_aux_when_dense);
+    make_resident_before_lock(params, nullptr, work->prepared.log_m, true);
     work->rows[0] = w.a;
     work->rows[1] = w.b;
     work->rows[2] = w.c;

@@ -200,6 +200,13 @@ private:
     // The MSM scratch limits and, with |row_a_spare| (full-witness partitions), the spare NTT slot, before the
     // first kernels on |r|'s points at 2^log_m (cuda_backend/device_memory_plan.cpp).
     void plan_device_memory(resident_params& r, unsigned log_m, bool row_a_spare);
+    // In prepare, before the CUDA lock: resident_for and plan_device_memory for a set not yet resident, so that the
+    // first partition of a set does not upload its points and matrices under the lock (13.2 s for a 32 GiB PoRep
+    // set on the H200: the GPU idle for the other gpuds of a machine, the other worker waiting). Under |mu_|,
+    // so never beside this process's kernels (their memory plan stays true); a set already resident costs an
+    // atomic load, no wait on |mu_|.
+    void make_resident_before_lock(const groth16::parameters& params, const compact_partition* compact,
+                                   unsigned log_m, bool row_a_spare);
     // CPU, in prepare: page-locks the host ranges |w|'s kernels copy from (cuda_backend/host_pinning.cpp).
     void pin_host_ranges(cuda_work& w);
     // The B_G2 prestage (cuda_backend/b_g2_prestage.cpp). In prepare: |w|'s B_G2 scalars offered on the board.
@@ -229,6 +236,9 @@ private:
     // Shared with the works, which withdraw from it when destroyed (null with B_G2 on the CPU).
     std::shared_ptr<b_g2_board> b_g2_board_;
     std::atomic<uint64_t> next_serial_{1};
+    // The set make_resident_before_lock last made resident (cleared when it is dropped): only a hint, the
+    // kernels look their set up again under |mu_|.
+    std::atomic<const groth16::parameters*> resident_hint_{nullptr};
     // The serial of the work whose row a the NTT context's spare slot holds (copied by an earlier holder's B_G2
     // thread), or 0. Written by that thread and read by the next holder, both under |mu_|'s succession.
     uint64_t spare_row_a_of_ = 0;

@@ -393,3 +393,24 @@ TEST(CudaBackendCompact, PrepareChecksTheWitnessAndTheParametersAgainstTheMatric
 }
 
 }  // namespace
+
+// prepare (before the CUDA lock) makes a new set's points and matrices resident, so the kernels under the lock
+// find them; a second prepare of the same set uploads nothing more.
+TEST(CudaBackendCompact, PrepareMakesTheSetResidentBeforeTheLock) {
+    SKIP_WITHOUT_GPU();
+    const circuit_case& k = case_for("mul:1000");
+    const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
+    gpud::cuda_backend be(0, true, 0);
+    gpud::cpu_backend cpu;
+    EXPECT_EQ(be.resident_sets(), 0u);
+    auto work = be.prepare_compact(w, k.setup.params);
+    EXPECT_EQ(be.resident_sets(), 1u) << "points resident after prepare, before run_kernels";
+    const size_t matrices = be.resident_matrix_bytes();
+    EXPECT_GT(matrices, 0u) << "matrices resident after prepare";
+    auto again = be.prepare_compact(w, k.setup.params);
+    EXPECT_EQ(be.resident_sets(), 1u);
+    EXPECT_EQ(be.resident_matrix_bytes(), matrices);
+    again.reset();
+    work.reset();
+    EXPECT_EQ(prove_compact(be, w, k.setup.params, 4), prove_compact(cpu, w, k.setup.params, 4));
+}

@@ -58,7 +58,7 @@ TEST(DaemonConfigReference, DefaultsAreTheConfigsOwn) {
         return std::string("missing");
     };
     EXPECT_EQ(find("runtime", "log_level"), "\"info\"");
-    EXPECT_EQ(find("ring", "slot_bytes"), "67108864");
+    EXPECT_EQ(find("ring", "slot_bytes"), "268435456");
     EXPECT_EQ(find("assemblerd", "partition_timeout_s"), "600");
     EXPECT_EQ(find("assemblerd", "verify"), "true");
     EXPECT_EQ(find("synthd", "numa_node"), "unset");

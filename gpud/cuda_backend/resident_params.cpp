@@ -177,6 +177,8 @@ size_t cuda_backend::compact_witness_bytes() const {
 
 void cuda_backend::drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it) {
     params_pinned_bytes_ -= it->second->host_pinned_bytes();
+    const groth16::parameters* hinted = it->first;
+    resident_hint_.compare_exchange_strong(hinted, nullptr);
     resident_.erase(it);
     // The compact witness's buffers (z and the scalars: ~5 GB at the 32 GiB shape) go with the last matrices.
     const bool matrices_left =
@@ -202,6 +204,15 @@ void cuda_backend::forget(const groth16::parameters& params) {
         // Not expected (freeing does not throw); the set stays listed and is dropped when its address is reused.
         spdlog::error("GPU {}: freeing the parameters' points failed: {}", gpu_, e.what());
     }
+}
+
+void cuda_backend::make_resident_before_lock(const groth16::parameters& params, const compact_partition* compact,
+                                             unsigned log_m, bool row_a_spare) {
+    if (resident_hint_.load() == &params) return;
+    std::lock_guard lk(mu_);
+    resident_params& r = resident_for(params, compact, log_m);
+    if (!r.scratch_planned) plan_device_memory(r, log_m, row_a_spare);
+    resident_hint_ = &params;
 }
 
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params,
