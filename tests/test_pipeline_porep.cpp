@@ -16,10 +16,12 @@
 #include <sstream>
 #include <string>
 
+#include "support/daemons_up.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
 
 using namespace cuzk;
+using cuzk::test::daemons_up;
 using cuzk::test::pipeline;
 
 namespace {
@@ -33,25 +35,6 @@ result cuzk_cli(const std::string& args) {
     auto r = cuzk::test::run_cuzk(args);
     return {r.exit_code, r.output};
 }
-
-// `cuzk down` however the test ends; on a failure the daemons' logs (cuzk up writes <runtime dir>/logs/) are
-// printed first.
-struct daemons_up {
-    std::string cfg;
-    std::filesystem::path logs;
-    ~daemons_up() {
-        (void)cuzk_cli("down " + cfg);
-        if (!::testing::Test::HasFailure()) return;
-        for (const auto* stage : {"assemblerd", "synthd", "gpud"}) {
-            std::ifstream in(logs / (std::string(stage) + ".log"));
-            std::stringstream text;
-            text << in.rdbuf();
-            const auto t = text.str();
-            std::fprintf(stderr, "---- %s.log (last 4000 bytes) ----\n%s\n", stage,
-                         t.substr(t.size() > 4000 ? t.size() - 4000 : 0).c_str());
-        }
-    }
-};
 
 TEST(PipelinePorep, C1ThroughTheDaemonsVerifiesWithVerifySeal) {
     cuzk::test::pipeline_options o;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "support/cli_output.hpp"
 #include "support/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -20,21 +21,19 @@ namespace {
 using run_result = cuzk::test::command_result;  // stdout and stderr together
 run_result run(const std::string& args) { return cuzk::test::run_cuzk(args); }
 
-nlohmann::json json_of(const std::string& out) {
-    return nlohmann::json::parse(out.substr(out.find('{'), out.rfind('}') - out.find('{') + 1));
-}
+using cuzk::test::json_of_output;
 
 TEST(PorepCli, CircuitInfoPrintsPublishedSizes) {
     auto r = run("circuit-info --registered-proof StackedDrg32GiBV1_1");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    auto j = json_of(r.output);
+    auto j = json_of_output(r.output);
     EXPECT_EQ(j["constraints"], 130278541u);
     EXPECT_EQ(j["constraints_with_input_rows"], 130278869u);
     EXPECT_EQ(j["inputs"], 328u);
     EXPECT_EQ(j["partitions"], 10u);
     EXPECT_EQ(j["r1cs_matrices"]["non_zeros"], 756185813u);
     EXPECT_EQ(j["r1cs_matrices"]["distinct_coefficients"], 2255u);
-    auto small = json_of(run("circuit-info --registered-proof StackedDrg2KiBV1").output);
+    auto small = json_of_output(run("circuit-info --registered-proof StackedDrg2KiBV1").output);
     EXPECT_EQ(small["constraints"], 2687921u);
     EXPECT_EQ(small["inputs"], 40u);
     EXPECT_EQ(small["r1cs_matrices"]["non_zeros"], 15630605u);  // the recording's (test_r1cs_matrices)
@@ -173,7 +172,7 @@ TEST_F(PorepRoundTrip, ScalarCensusCountsEveryVariableOfThePartition) {
     const std::string c1 = (dir_ / "c1.json").string();
     auto r = run("circuit-info --c1 " + c1 + " --scalar-census");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const auto j = json_of(r.output);
+    const auto j = json_of_output(r.output);
     EXPECT_TRUE(j["c1_partition0_satisfied"].get<bool>());
     const auto& c = j["scalar_census"];
     const uint64_t aux = j["aux"], inputs = j["inputs"];

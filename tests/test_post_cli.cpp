@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/cli_output.hpp"
 #include "support/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -20,16 +21,13 @@ namespace {
 using run_result = cuzk::test::command_result;  // stdout and stderr together
 run_result run(const std::string& args) { return cuzk::test::run_cuzk(args); }
 
-nlohmann::json json_of(const std::string& out) {
-    return nlohmann::json::parse(out.substr(out.find('{'), out.rfind('}') - out.find('{') + 1));
-}
-
-bool contains(const run_result& r, const std::string& part) { return r.output.find(part) != std::string::npos; }
+using cuzk::test::json_of_output;
+using cuzk::test::output_contains;
 
 TEST(PostCli, CircuitInfoPrintsPublishedSizes) {
     auto r = run("circuit-info --registered-proof StackedDrgWindow32GiBV1_1");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    auto j = json_of(r.output);
+    auto j = json_of_output(r.output);
     EXPECT_EQ(j["constraints"], 125279217u);
     EXPECT_EQ(j["inputs"], 25840u);
     EXPECT_EQ(j["constraints_with_input_rows"], 125305057u);
@@ -40,23 +38,23 @@ TEST(PostCli, CircuitInfoPrintsPublishedSizes) {
     EXPECT_EQ(j["official_params"], "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
                                     "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc");
 
-    auto winning = json_of(run("circuit-info --registered-proof StackedDrgWinning32GiBV1").output);
+    auto winning = json_of_output(run("circuit-info --registered-proof StackedDrgWinning32GiBV1").output);
     EXPECT_EQ(winning["constraints"], 370590u);
     EXPECT_EQ(winning["inputs"], 133u);
     EXPECT_EQ(winning["constraints_with_input_rows"], 370723u);
     EXPECT_EQ(winning["domain_size"], 1u << 19);
     EXPECT_EQ(winning["circuit_sector_slots"], 66u);
 
-    auto w64 = json_of(run("circuit-info --registered-proof StackedDrgWindow64GiBV1_1").output);
+    auto w64 = json_of_output(run("circuit-info --registered-proof StackedDrgWindow64GiBV1_1").output);
     EXPECT_EQ(w64["constraints"], 129887900u);
     EXPECT_EQ(w64["inputs"], 25301u);
 
     // The proofs-api name of the same circuit.
-    EXPECT_EQ(json_of(run("circuit-info --registered-proof StackedDrgWindow2KiBV1_2").output)["registered_proof"],
-              "StackedDrgWindow2KiBV1_1");
+    auto v1_2 = json_of_output(run("circuit-info --registered-proof StackedDrgWindow2KiBV1_2").output);
+    EXPECT_EQ(v1_2["registered_proof"], "StackedDrgWindow2KiBV1_1");
     auto bad = run("circuit-info --registered-proof StackedDrgWindow4KiBV1_1");
     EXPECT_EQ(bad.exit_code, 2);
-    EXPECT_TRUE(contains(bad, "StackedDrgWindow32GiBV1_1")) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "StackedDrgWindow32GiBV1_1")) << bad.output;
 }
 
 // Three sealed 2 KiB sectors with their vanilla proofs, and the parameters of both circuits.
@@ -132,12 +130,12 @@ TEST_F(PostRoundTrip, WindowProveVerify) {
     const std::string both = sector_arg(1) + sector_arg(0);  // any order on the command line
     auto ok = verify(name, both, proof);
     EXPECT_EQ(ok.exit_code, 0) << ok.output;
-    EXPECT_TRUE(contains(ok, "valid"));
+    EXPECT_TRUE(output_contains(ok, "valid"));
     EXPECT_EQ(verify(name, both, proof, " --api-version 1.2.0").exit_code, 0);
 
     auto bad = verify(name, both, proof, "", other_randomness);
     EXPECT_EQ(bad.exit_code, 1) << bad.output;
-    EXPECT_TRUE(contains(bad, "invalid"));
+    EXPECT_TRUE(output_contains(bad, "invalid"));
     // The 1.0.0 rule challenges the second sector's leaves 10..19.
     EXPECT_EQ(verify(name, both, proof, " --api-version 1.0.0").exit_code, 1);
     // Another comm_r (sector 2's) for sector 1.
@@ -155,7 +153,7 @@ TEST_F(PostRoundTrip, WindowProveVerify) {
     auto corrupt = verify(name, both, (dir_ / "window-corrupt.bin").string());
     EXPECT_NE(corrupt.exit_code, 0) << corrupt.output;
     if (corrupt.exit_code == 2) {
-        EXPECT_TRUE(contains(corrupt, "window-corrupt.bin")) << corrupt.output;
+        EXPECT_TRUE(output_contains(corrupt, "window-corrupt.bin")) << corrupt.output;
     }
 }
 
@@ -188,7 +186,7 @@ TEST_F(PostRoundTrip, WindowProofOfTwoPartitions) {
     EXPECT_EQ(verify(name, all, (dir_ / "swapped.bin").string()).exit_code, 1);
     auto short_file = verify(name, all, first.string());
     EXPECT_EQ(short_file.exit_code, 2) << short_file.output;
-    EXPECT_TRUE(contains(short_file, "2 partition proof(s) of 192 bytes = 384")) << short_file.output;
+    EXPECT_TRUE(output_contains(short_file, "2 partition proof(s) of 192 bytes = 384")) << short_file.output;
 }
 
 TEST_F(PostRoundTrip, WinningProveVerify) {
@@ -208,7 +206,7 @@ TEST_F(PostRoundTrip, WinningProveVerify) {
 
     auto two = verify(name, sector_arg(0) + sector_arg(1), proof);
     EXPECT_EQ(two.exit_code, 2) << two.output;
-    EXPECT_TRUE(contains(two, "proves exactly 1")) << two.output;
+    EXPECT_TRUE(output_contains(two, "proves exactly 1")) << two.output;
 }
 
 TEST_F(PostRoundTrip, BadInputExitsTwoNamingWhatAndWhere) {
@@ -223,15 +221,15 @@ TEST_F(PostRoundTrip, BadInputExitsTwoNamingWhatAndWhere) {
         std::ofstream(dir_ / "truncated.vanilla", std::ios::binary).write(b.data(), std::streamsize(b.size() - 40));
         auto r = prove(window, {(dir_ / "truncated.vanilla").string()}, out);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "truncated.vanilla")) << r.output;
-        EXPECT_TRUE(contains(r, "byte")) << r.output;
+        EXPECT_TRUE(output_contains(r, "truncated.vanilla")) << r.output;
+        EXPECT_TRUE(output_contains(r, "byte")) << r.output;
     }
     // A sibling hash changed: still decodes, but the vanilla proof does not verify natively; the sector is named.
     {
         flip(w1, dir_ / "corrupt.vanilla", 200, 0x01);
         auto r = prove(window, {(dir_ / "corrupt.vanilla").string()}, out);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "sector " + std::to_string(post_["sectors"][1]["sector_id"].get<uint64_t>())))
+        EXPECT_TRUE(output_contains(r, "sector " + std::to_string(post_["sectors"][1]["sector_id"].get<uint64_t>())))
             << r.output;
         EXPECT_FALSE(fs::exists(out));
     }
@@ -239,70 +237,70 @@ TEST_F(PostRoundTrip, BadInputExitsTwoNamingWhatAndWhere) {
     {
         auto r = prove(window, {vanilla(0, "winning")}, out);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "66")) << r.output;
+        EXPECT_TRUE(output_contains(r, "66")) << r.output;
     }
     // Wrong sector counts.
     {
         auto r = prove(window, {w0, w1, w2}, out);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "at most 2")) << r.output;
+        EXPECT_TRUE(output_contains(r, "at most 2")) << r.output;
         r = prove("StackedDrgWinning2KiBV1", {vanilla(0, "winning"), vanilla(1, "winning")}, out);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "exactly 1")) << r.output;
+        EXPECT_TRUE(output_contains(r, "exactly 1")) << r.output;
         r = prove(window, {w0, w0}, out);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "both prove sector")) << r.output;
+        EXPECT_TRUE(output_contains(r, "both prove sector")) << r.output;
     }
     // Randomness that is not a canonical field element (>= r as a little-endian value).
     {
         const std::string big(64, 'f');
         auto r = prove(window, {w0}, out, big);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "--randomness")) << r.output;
+        EXPECT_TRUE(output_contains(r, "--randomness")) << r.output;
         r = verify(window, sector_arg(0), out, "", big);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "--randomness: the randomness is not a canonical field element")) << r.output;
+        EXPECT_TRUE(output_contains(r, "--randomness: the randomness is not a canonical field element")) << r.output;
     }
     // Another randomness: the vanilla proofs open other leaves than it challenges.
     {
         auto r = prove(window, {w0}, out, other_randomness);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "opens leaf")) << r.output;
+        EXPECT_TRUE(output_contains(r, "opens leaf")) << r.output;
     }
     // Unknown registered proof, bad flags.
     {
         auto r = run("prove-post --registered-proof StackedDrgWindow3KiBV1 --randomness " + randomness +
                      " --params x --out " + out + " --vanilla " + w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "unknown registered PoSt proof 'StackedDrgWindow3KiBV1'")) << r.output;
-        EXPECT_TRUE(contains(r, "StackedDrgWindow32GiBV1_1")) << r.output;
+        EXPECT_TRUE(output_contains(r, "unknown registered PoSt proof 'StackedDrgWindow3KiBV1'")) << r.output;
+        EXPECT_TRUE(output_contains(r, "StackedDrgWindow32GiBV1_1")) << r.output;
         r = verify(window, " --sector seven:" + post_["sectors"][0]["comm_r"].get<std::string>(), w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "'seven' is not a sector number")) << r.output;
+        EXPECT_TRUE(output_contains(r, "'seven' is not a sector number")) << r.output;
         r = verify(window, " --sector 7:abcd", w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "--sector 7:abcd (comm_r)")) << r.output;
+        EXPECT_TRUE(output_contains(r, "--sector 7:abcd (comm_r)")) << r.output;
         r = verify(window, sector_arg(0) + sector_arg(0), w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "given twice")) << r.output;
+        EXPECT_TRUE(output_contains(r, "given twice")) << r.output;
         r = verify(window, sector_arg(0), w0, " --api-version 1.3.0");
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "--api-version")) << r.output;
+        EXPECT_TRUE(output_contains(r, "--api-version")) << r.output;
     }
     // The Winning key for a Window proof; a proof file of the wrong length.
     {
         auto r = run("verify-post --vk " + vk("StackedDrgWinning2KiBV1") + " --registered-proof " + window +
                      " --randomness " + randomness + sector_arg(0) + " --proof " + w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "IC points")) << r.output;
+        EXPECT_TRUE(output_contains(r, "IC points")) << r.output;
         r = verify(window, sector_arg(0), w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "192")) << r.output;
+        EXPECT_TRUE(output_contains(r, "192")) << r.output;
         // Parameters of the other circuit.
         r = run("prove-post --registered-proof " + std::string(window) + " --randomness " + randomness + " --params " +
                 params("StackedDrgWinning2KiBV1") + " --out " + out + " --vanilla " + w0);
         EXPECT_EQ(r.exit_code, 2) << r.output;
-        EXPECT_TRUE(contains(r, "IC points")) << r.output;
+        EXPECT_TRUE(output_contains(r, "IC points")) << r.output;
     }
 }
 

@@ -40,6 +40,8 @@
 #   RING_IN_TMP=0 (1: the ring in a file under the temp dir; automatic when /dev/shm has too little room)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=daemon_run_lib.sh source-path=SCRIPTDIR
+. "$SRC/bench/gpu/daemon_run_lib.sh" || exit 2
 OUT=${OUT:-$PWD/porep-out}
 BACKEND=${BACKEND:-cuda}
 REGISTERED_PROOF=${REGISTERED_PROOF:-StackedDrg32GiBV1_1}
@@ -69,7 +71,6 @@ PARAMS_DIR=$(cd "$PARAMS_DIR" && pwd)
 rm -rf "$OUT/logs"
 rm -f "$OUT"/{machine.txt,cuzk.toml,status.json,status.err,timeline.txt,timeline.json,samples.csv,daemons.txt,summary.txt}
 rm -f "$OUT"/{c1,up,warmup,bench,down,timeline}.log
-log() { echo "[$(date +%H:%M:%S)] $*"; }
 
 # --- the executables and how to run them -------------------------------------------------------------
 LOADER_MODE=0
@@ -86,18 +87,7 @@ if [ -n "${1:-}" ] && [ -x "$1/cli/cuzk" ]; then  # a build directory
   done
   DAEMON_DIR=$BIN
 elif [ -n "${1:-}" ]; then  # packed by pack_prebuilt.sh
-  BIN=$(cd "$1" && pwd) || exit 2
-  for e in cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud; do
-    [ -x "$BIN/$e" ] || { echo "$BIN/$e missing: pack it with bench/gpu/pack_prebuilt.sh BUILD $1" >&2; exit 2; }
-  done
-  # Only the project's executables get the packed libraries (cuzk up passes its environment on to the
-  # daemons); this machine's own tools keep theirs.
-  PACKED_LD_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  if [ "$FORCE_LOADER" = 1 ] || ! LD_LIBRARY_PATH=$PACKED_LD_PATH timeout 20 "$BIN/cuzk" circuits >/dev/null 2>&1; then
-    [ -x "$BIN/glibc/ld-linux-x86-64.so.2" ] || { echo "$BIN: cuzk does not start and no packed loader" >&2; exit 2; }
-    LOADER_MODE=1
-  fi
-  DAEMON_DIR=$BIN
+  use_packed_bin "$1"
 else  # PATH
   c=$(command -v cuzk) || { echo "no cuzk on PATH: give a build or a packed directory" >&2; exit 2; }
   BIN=$(dirname "$c")
@@ -114,44 +104,12 @@ CONFIG=$W/cuzk.toml
 RING_NAME=cuzk-porep-ring-$TAG
 LOCK_NAME="cuzk-porep-lock-$TAG-gpu{gpu}"  # {gpu}: the GPU's index
 
-if [ "$LOADER_MODE" = 1 ]; then
-  LOADER=$BIN/glibc/ld-linux-x86-64.so.2
-  LIBS="$BIN/glibc:$BIN/lib:/usr/local/nvidia/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/local/cuda/lib64"
-  # cuzk up execs $CUZK_BIN_DIR/cuzk-<stage>; each wrapper execs the packed loader through a link named
-  # ld-cuzk-<stage> (argv[0], which `cuzk down` checks for cuzk-<stage>), in the same process, so the pid
-  # that cuzk up records is the daemon's.
-  DAEMON_DIR=$W/loader-bin
-  mkdir -p "$DAEMON_DIR"
-  for s in assemblerd synthd gpud; do
-    ln -s "$LOADER" "$DAEMON_DIR/ld-cuzk-$s"
-    printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' "$DAEMON_DIR/ld-cuzk-$s" "$LIBS" "$BIN/cuzk-$s" \
-      >"$DAEMON_DIR/cuzk-$s"
-    chmod +x "$DAEMON_DIR/cuzk-$s"
-  done
-  run() { local t=$1; shift; timeout "$t" "$LOADER" --library-path "$LIBS" "$@"; }
-  log "this machine's C library is older than the build's (or FORCE_LOADER=1): running through the packed loader"
-elif [ -n "$PACKED_LD_PATH" ]; then
-  run() { local t=$1; shift; LD_LIBRARY_PATH=$PACKED_LD_PATH timeout "$t" "$@"; }
-else
-  run() { local t=$1; shift; timeout "$t" "$@"; }
-fi
-export CUZK_BIN_DIR=$DAEMON_DIR
-CUZK=$BIN/cuzk
+setup_runner "$W/loader-bin"  # in loader mode, the daemons' wrapper scripts ($W/bin holds a build's links)
 
 T0=$(date +%s)
-left() { echo $(( TIME_BUDGET - ($(date +%s) - T0) )); }
-# A step's timeout: its own limit, or what the budget has left after the reserve, whichever is smaller.
-step_limit() { local l; l=$(( $(left) - RESERVE )); [ "$1" -lt "$l" ] && l=$1; [ "$l" -lt 5 ] && l=5; echo "$l"; }
 
 # --- the configuration ---------------------------------------------------------------------------------
-SHM_DIR=""
-need=$(( RING_SLOTS * SLOT_BYTES + 64 * 1048576 ))
-avail=$(df -B1 --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
-if [ "${RING_IN_TMP:-0}" = 1 ] || [ -z "$avail" ] || [ "$avail" -lt "$need" ]; then
-  SHM_DIR=$W/shm
-  mkdir -p "$SHM_DIR"
-  log "/dev/shm has ${avail:-no} bytes free, the ring needs $need (or RING_IN_TMP=1): ring segment in $SHM_DIR"
-fi
+choose_ring_dir
 cat >"$CONFIG" <<EOF
 # written by bench/gpu/run_porep_h200.sh: synthetic C1 and parameters (test facilities), proofs NOT valid
 [runtime]
@@ -192,17 +150,7 @@ cp "$CONFIG" "$OUT/cuzk.toml"
 } | tee "$OUT/machine.txt"
 
 # --- cleanup and failure reporting ---------------------------------------------------------------------
-STATUS=0
-DAEMONS_UP=0
 SAMPLER=""
-log_tails() {
-  for f in "$RT"/logs/*.log; do
-    [ -f "$f" ] || continue
-    echo "--- $f: last lines other than TIMELINE, then the last TIMELINE lines"
-    grep -v "TIMELINE," "$f" | tail -n 15
-    grep "TIMELINE," "$f" | tail -n 4
-  done
-}
 # "stage pid" for each daemon cuzk up started, from its pid file and the process's name.
 daemon_pids() {
   local f p name
@@ -219,51 +167,17 @@ stop_sampler() {
   wait "$SAMPLER" 2>/dev/null
   SAMPLER=""
 }
-stop_daemons() {
-  [ "$DAEMONS_UP" = 1 ] || return 0
-  DAEMONS_UP=0
-  run "$DOWN_TIMEOUT" "$CUZK" down --config "$CONFIG" --grace 15 >>"$OUT/down.log" 2>&1 || {
-    echo "cuzk down failed:"; cat "$OUT/down.log"
-    # the daemons this script started, by their pid files (never by name)
-    for f in "$RT"/*.pid; do
-      p=$(cat "$f" 2>/dev/null) && [ -n "$p" ] && kill -KILL "$p" 2>/dev/null
-    done
-  }
-}
-collect() {
-  mkdir -p "$OUT/logs"
-  cp "$RT"/logs/*.log "$OUT/logs/" 2>/dev/null
-}
+# When `cuzk down` fails (stop_daemons): every daemon of this run, by its pid file.
+# shellcheck disable=SC2317  # run by stop_daemons
+kill_daemons() { kill_pid_files "$RT"/*.pid; }
 # shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
   stop_sampler
   stop_daemons
   collect
-  rm -f "/dev/shm/${LOCK_NAME//\{gpu\}/$GPU}"  # this run's CUDA lock (in /dev/shm)
-  [ -n "$SHM_DIR" ] || rm -f "/dev/shm/$RING_NAME"  # and its ring, unless it lives in $W/shm
-  if [ "$KEEP" = 1 ]; then echo "kept $W"; else rm -rf "$W"; fi
+  remove_run_files "$GPU"
 }
 trap cleanup EXIT
-fail() {
-  echo "FAILED: $*" >&2
-  log_tails >&2
-  STATUS=1
-  exit 1
-}
-# step NAME LIMIT cmd...: runs it with its timeout, output to $OUT/NAME.log, and says how long it took.
-step() {
-  local name=$1 limit; limit=$(step_limit "$2"); shift 2
-  local t0 rc ms; t0=$(date +%s%N)
-  run "$limit" "$@" >"$OUT/$name.log" 2>&1
-  rc=$?
-  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  log "$name: exit $rc, $(( ms / 1000 )).$(( ms % 1000 / 100 )) s (limit $limit s)"
-  if [ $rc -ne 0 ]; then
-    tail -n 20 "$OUT/$name.log" >&2
-    [ $rc = 124 ] && echo "$name: timed out after $limit s" >&2
-  fi
-  return $rc
-}
 # Every SAMPLE_S seconds: time, then per daemon stage:rss_kb:anon_kb, the host's MemAvailable (kB) and the GPU's
 # memory in use (MiB) and utilization (%), when nvidia-smi answers.
 sampler() {
@@ -291,10 +205,7 @@ step c1 "$C1_TIMEOUT" "$CUZK" seal-test --registered-proof "$REGISTERED_PROOF" -
 C1=$W/c1/c1.json
 log "synthetic C1: $(stat -c %s "$C1") bytes (not satisfiable: its proofs are not valid)"
 
-DAEMONS_UP=1  # from here on, whatever `cuzk up` started is stopped on exit
-step up "$UP_TIMEOUT" "$CUZK" up --config "$CONFIG" --gpus "$GPU" --wait $(( UP_TIMEOUT - 10 )) || fail "cuzk up"
-cat "$OUT/up.log"
-grep -h "backend" "$RT/logs/gpud.log" | head -3
+start_daemons "$GPU"
 sampler >"$OUT/samples.csv" 2>/dev/null &
 SAMPLER=$!
 
@@ -327,10 +238,7 @@ stop_sampler
 stop_daemons
 collect
 
-step timeline 60 "$CUZK" timeline --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log || fail "cuzk timeline"
-mv "$OUT/timeline.log" "$OUT/timeline.txt"
-run 60 "$CUZK" timeline --json --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log >"$OUT/timeline.json" 2>/dev/null \
-  || echo "cuzk timeline --json failed"
+write_timeline 60
 
 echo
 log "total $(( $(date +%s) - T0 )) s (budget $TIME_BUDGET s); logs, config, samples, status and timeline in $OUT"
