@@ -29,7 +29,9 @@ namespace {
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-constexpr auto request_timeout = 10s;  // a daemon's answer to one request (a SUBMIT copies and fsyncs the input)
+// A daemon's answer to one request. A SUBMIT's comes once its input is spooled and checked: ~1 s for a 32 GiB C1 or
+// a full WindowPoSt partition's vanilla proofs, longer behind a batch of them.
+constexpr auto request_timeout = 60s;
 constexpr std::uint32_t await_turn_ms = 1000;
 
 std::uint64_t job_number(const std::string& text) {

@@ -8,6 +8,9 @@
 #include "common/porep/public_inputs.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/util/errors.hpp"
+#include "common/post/challenges.hpp"
+#include "common/post/registered_post_proof.hpp"
+#include "daemon/post_job_input.hpp"
 #include "daemon/request_digest.hpp"
 #include "daemon/test_job_input.hpp"
 
@@ -27,6 +30,45 @@ const porep::registered_proof& seal_proof_of(std::uint64_t number) {
                             "StackedDrg{{2KiB,8MiB,512MiB,32GiB,64GiB}}V1, 5..9: the same V1_1)",
                             number));
     return porep::registered_proof_by_id(number);
+}
+
+// WINDOW_POST_PARTITION and WINNING_POST: registered_proof is the Go abi RegisteredPoStProof (Winning 0..4,
+// Window V1 5..9, V1_1 10..14) of the kind; randomness 32 bytes, a field element; one partition a request
+// (partition_index 0, as Curio sends); 1 .. the proof's sector count vanilla proofs. Their bytes are decoded
+// and verified by assemblerd's input check (daemon/post_job_input.hpp), which names the sector and offset.
+std::string post_payload(const v1::SubmitProofRequest& r, int kind) {
+    const post::registered_post_proof* proof = nullptr;
+    try {
+        proof = &post::registered_post_proof_by_id(r.registered_proof());
+    } catch (const input_error& e) {
+        invalid(fmt::format("registered_proof {} is not a RegisteredPoStProof (0..4 Winning, 5..14 Window): {}",
+                            r.registered_proof(), e.what()));
+    }
+    const bool winning = proof->kind == post::post_kind::winning;
+    if (winning != (kind == v1::WINNING_POST))
+        invalid(fmt::format("registered_proof {} is {}, not a {} proof", r.registered_proof(), proof->name,
+                            kind == v1::WINNING_POST ? "WinningPoSt" : "WindowPoSt"));
+    if (r.sector_size() != 0 && r.sector_size() != proof->sector_size)
+        invalid(fmt::format("sector_size {} does not match registered_proof {} ({}: {} bytes)", r.sector_size(),
+                            r.registered_proof(), proof->name, proof->sector_size));
+    if (r.randomness().size() != 32)
+        invalid(fmt::format("randomness is {} bytes; PoSt needs 32", r.randomness().size()));
+    post::bytes32 randomness{};
+    std::copy(r.randomness().begin(), r.randomness().end(), randomness.begin());
+    try {
+        post::check_randomness(randomness, "randomness");
+    } catch (const input_error& e) {
+        invalid(e.what());
+    }
+    if (r.partition_index() != 0)
+        invalid(fmt::format("partition_index {}: one WindowPoSt partition a request, sent as partition 0 with that "
+                            "partition's sectors (as Curio does)",
+                            r.partition_index()));
+    if (r.vanilla_proofs_size() == 0 || static_cast<std::uint64_t>(r.vanilla_proofs_size()) > proof->sector_count)
+        invalid(fmt::format("vanilla_proofs has {} entries; {} takes {}", r.vanilla_proofs_size(), proof->name,
+                            winning ? std::string("exactly 1") : fmt::format("1 to {}", proof->sector_count)));
+    const std::vector<std::string> proofs(r.vanilla_proofs().begin(), r.vanilla_proofs().end());
+    return daemon::encode_post_job_input(*proof, randomness, proofs);
 }
 
 void check_porep(const v1::SubmitProofRequest& r) {
@@ -113,11 +155,15 @@ submission check_submission(const v1::SubmitProofRequest& r) {
             s.kind = ipc::proof_kind::porep_c2;
             s.payload = r.vanilla_proof();
             break;
-        case v1::SNAP_DEALS_UPDATE:
         case v1::WINDOW_POST_PARTITION:
         case v1::WINNING_POST:
+            s.payload = post_payload(r, kind);
+            s.kind = kind == v1::WINNING_POST ? ipc::proof_kind::winning_post : ipc::proof_kind::window_post;
+            break;
+        case v1::SNAP_DEALS_UPDATE:
             throw api_error(grpc::StatusCode::UNIMPLEMENTED,
-                            fmt::format("proof_kind {} is not proved by this service yet (POREP_SEAL_COMMIT is)",
+                            fmt::format("proof_kind {} is not proved by this service yet (POREP_SEAL_COMMIT, "
+                                        "WINDOW_POST_PARTITION and WINNING_POST are)",
                                         kind_name(kind)));
         case test_circuit_kind:
             try {
@@ -129,8 +175,8 @@ submission check_submission(const v1::SubmitProofRequest& r) {
             s.payload = r.vanilla_proof();
             break;
         default:
-            invalid(fmt::format("proof_kind {} is not one this service takes (1 POREP_SEAL_COMMIT; 2..4 are not "
-                                "proved yet)",
+            invalid(fmt::format("proof_kind {} is not one this service takes (1 POREP_SEAL_COMMIT, 3 "
+                                "WINDOW_POST_PARTITION, 4 WINNING_POST; 2 is not proved yet)",
                                 kind_name(kind)));
     }
     s.priority = internal_priority(r.priority(), static_cast<v1::ProofKind>(kind));

@@ -5,7 +5,10 @@
 //     RegisteredSealProof (StackedDrg{2KiB..64GiB}V1 0..4, V1_1 5..9); it must match sector_size and the C1's
 //     own registered proof; with miner_id set, the C1's replica id must be the one of prover id
 //     LEB128(miner_id) and sector_number (a C1 of another miner or sector is refused).
-//   SNAP_DEALS_UPDATE (2), WINDOW_POST_PARTITION (3), WINNING_POST (4): UNIMPLEMENTED, naming the kind.
+//   WINDOW_POST_PARTITION (3), WINNING_POST (4): vanilla_proofs (one bincode FallbackPoStSectorProof per sector,
+//     ascending sector numbers), randomness and the Go abi RegisteredPoStProof, spooled as a PoSt job input
+//     (daemon/post_job_input.hpp); the priority defaults to HIGH and CRITICAL.
+//   SNAP_DEALS_UPDATE (2): UNIMPLEMENTED, naming the kind.
 //   test_circuit_kind (100, outside Curio's enum, a test facility): vanilla_proof is the test job JSON
 //     {"circuit": "mul:64", "partitions": 2, "seed": 1} (daemon/test_job_input.hpp).
 // Anything else is INVALID_ARGUMENT naming the field.

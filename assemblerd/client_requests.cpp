@@ -49,9 +49,9 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
             }
         }
     }
-    if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
-        throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2 and "
-                                      "test-circuit jobs are)",
+    if (m.kind == ipc::proof_kind::snap_update) {
+        throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2, window-post, "
+                                      "winning-post and test-circuit jobs are)",
                                       ipc::to_string(m.kind)));
     }
     const auto max_pending = config_.assemblerd.max_pending_jobs;
@@ -100,7 +100,7 @@ void client_requests::reply_error_to_all(checking& c, ipc::error_code code, cons
 
 // Journaled before the job is known to anyone: a job the client was told of survives a crash.
 void client_requests::accept(job j, checking& c) {
-    j.partitions.resize(j.porep ? j.porep->partitions() : j.test_input.partitions);
+    j.partitions.resize(j.partition_count());
     try {
         journal_.append(journal_records::encode(journal_records::submitted{
             j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input, j.request_digest}));

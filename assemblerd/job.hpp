@@ -11,6 +11,7 @@
 
 #include "assemblerd/journal_records.hpp"
 #include "daemon/porep_job_input.hpp"
+#include "daemon/post_job_input.hpp"
 #include "daemon/test_job_input.hpp"
 #include "ipc/messages.hpp"
 
@@ -49,6 +50,7 @@ struct job {
     std::string input;  // relative to the spool directory
     daemon::test_job_input test_input;           // kind test_circuit
     std::optional<daemon::porep_job_input> porep;  // kind porep_c2 (public inputs; the C1 is not kept)
+    std::optional<daemon::post_job_input> post;    // kinds window_post, winning_post (public inputs only)
     std::vector<partition_progress> partitions;
 
     ipc::job_state state = ipc::job_state::queued;
@@ -65,7 +67,13 @@ struct job {
     std::string write_error;  // the last such failure, for the status
 
     // The circuit of its partitions, e.g. "porep:StackedDrg2KiBV1_1" or "mul:64" (status, logs, parameters).
-    std::string circuit() const { return porep ? porep->circuit() : test_input.circuit; }
+    std::string circuit() const {
+        return porep ? porep->circuit() : post ? post->circuit_spec() : test_input.circuit;
+    }
+    // Its partition count, from its input: 10 for a 32 GiB PoRep, 1 for a PoSt.
+    std::size_t partition_count() const {
+        return porep ? porep->partitions() : post ? 1 : test_input.partitions;
+    }
 
     bool terminal() const {
         return state == ipc::job_state::done || state == ipc::job_state::failed || state == ipc::job_state::cancelled;

@@ -14,6 +14,7 @@
 #include "common/util/errors.hpp"
 #include "daemon/porep_job_input.hpp"
 #include "daemon/porep_public_inputs_file.hpp"
+#include "daemon/post_job_input.hpp"
 #include "daemon/test_job_input.hpp"
 
 namespace cuzk::assemblerd {
@@ -123,6 +124,12 @@ void spool::load_input(job& j, const std::string& source) const {
         } catch (const std::exception& e) {
             spdlog::warn("job {}: {}; the C1 is parsed again after a restart", j.id, e.what());
         }
+    } else if (j.kind == ipc::proof_kind::window_post || j.kind == ipc::proof_kind::winning_post) {
+        j.post = daemon::read_post_job_input(path, source, false);
+        const bool winning = j.post->proof->kind == post::post_kind::winning;
+        if (winning != (j.kind == ipc::proof_kind::winning_post))
+            throw input_error(fmt::format("{}: {} is a {} proof, submitted as a {} job", source, j.post->proof->name,
+                                          winning ? "WinningPoSt" : "WindowPoSt", ipc::to_string(j.kind)));
     } else {
         try {
             j.test_input = daemon::read_test_job_input(path);

@@ -20,6 +20,8 @@
 #include "api/submission.hpp"
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
+#include "cli/hex_arg.hpp"
+#include "common/post/registered_post_proof.hpp"
 #include "cli/service_client.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/util/errors.hpp"
@@ -44,7 +46,8 @@ struct api_options {
 };
 
 struct request_options {
-    std::string c1, registered_proof, circuit, request_id, priority = "normal";
+    std::string c1, registered_proof, circuit, request_id, priority, randomness;
+    std::vector<std::string> vanilla;
     std::uint64_t miner_id = 0, sector_number = 0, sector_size = 0, seed = 1;
     std::uint32_t partitions = 1;
     void add_to(CLI::App& cmd) {
@@ -54,18 +57,39 @@ struct request_options {
         cmd.add_option("--miner-id", miner_id, "actor id (the prover id is its LEB128); 0: not checked");
         cmd.add_option("--sector-number", sector_number, "the sector's number");
         cmd.add_option("--sector-size", sector_size, "bytes (default: the registered proof's)");
+        cmd.add_option("--vanilla", vanilla, "instead of --c1: PoSt vanilla proofs, one bincode FallbackPoStSectorProof "
+                                             "file per sector in ascending sector number (WindowPoSt or WinningPoSt, "
+                                             "by --registered-proof)")
+            ->expected(1, -1);
+        cmd.add_option("--randomness", randomness, "PoSt: the 32-byte randomness, hex");
         cmd.add_option("--circuit", circuit, "instead of --c1: a built-in test circuit (proof kind 100, a test facility)");
         cmd.add_option("--partitions", partitions, "partitions of a test-circuit job");
         cmd.add_option("--seed", seed, "seed of a test-circuit job");
         cmd.add_option("--request-id", request_id, "idempotency key (default: Curio's porep-<miner>-<sector>)");
-        cmd.add_option("--priority", priority, "low, normal, high or critical")
+        cmd.add_option("--priority", priority, "low, normal, high or critical (default: the kind's, as the server "
+                                               "sets it: WinningPoSt critical, WindowPoSt high, others normal)")
             ->check(CLI::IsMember({"low", "normal", "high", "critical"}));
     }
 
     cuzk::v1::SubmitProofRequest build() const {
-        if (c1.empty() == circuit.empty()) throw input_error("give exactly one of --c1 FILE or --circuit NAME");
+        if (int(!c1.empty()) + int(!circuit.empty()) + int(!vanilla.empty()) != 1)
+            throw input_error("give exactly one of --c1 FILE, --vanilla FILE... or --circuit NAME");
         cuzk::v1::SubmitProofRequest r;
-        if (!c1.empty()) {
+        if (!vanilla.empty()) {
+            if (registered_proof.empty()) throw input_error("--vanilla needs --registered-proof (a PoSt proof's name)");
+            const auto& proof = post::registered_post_proof_by_name(registered_proof);
+            const auto random = parse_hex32("--randomness", randomness);
+            r.set_proof_kind(proof.kind == post::post_kind::winning ? cuzk::v1::WINNING_POST
+                                                                     : cuzk::v1::WINDOW_POST_PARTITION);
+            r.set_registered_proof(proof.id);
+            r.set_sector_size(sector_size ? sector_size : proof.sector_size);
+            r.set_miner_id(miner_id);
+            r.set_randomness(std::string(random.begin(), random.end()));
+            for (const auto& f : vanilla) {
+                const auto bytes = read_file_bytes(f, "vanilla proof");
+                r.add_vanilla_proofs(std::string(bytes.begin(), bytes.end()));
+            }
+        } else if (!c1.empty()) {
             const auto bytes = read_file_bytes(c1, "C1 file");
             const std::string json(bytes.begin(), bytes.end());
             std::string name = registered_proof;
@@ -88,7 +112,8 @@ struct request_options {
         r.set_priority(priority == "low"    ? cuzk::v1::LOW
                        : priority == "high" ? cuzk::v1::HIGH
                        : priority == "critical" ? cuzk::v1::CRITICAL
-                                                : cuzk::v1::NORMAL);
+                       : priority == "normal"   ? cuzk::v1::NORMAL
+                                                : cuzk::v1::PRIORITY_UNSPECIFIED);
         return r;
     }
 };

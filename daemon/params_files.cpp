@@ -9,6 +9,8 @@
 #include <system_error>
 
 #include "common/porep/registered_proof.hpp"
+#include "common/post/official_params.hpp"
+#include "common/post/registered_post_proof.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::daemon {
@@ -16,6 +18,7 @@ namespace cuzk::daemon {
 namespace {
 
 constexpr std::string_view porep_prefix = "porep:";
+constexpr std::string_view post_prefix = "post:";
 
 // rust-fil-proofs names a circuit's parameters v28-<identifier's kind>-sha256_hasher-<sha256 of the identifier>;
 // the identifier of a PoRep circuit holds the sector size and the tree shape, not porep_id (parameters.json at
@@ -56,6 +59,13 @@ std::filesystem::path vk_path(const std::filesystem::path& dir, const std::strin
 
 params_files official_params_files(const std::filesystem::path& dir, const std::string& spec) {
     const auto shape = circuit_shape(spec);
+    if (shape.starts_with(post_prefix)) {
+        const auto name = std::string_view(shape).substr(post_prefix.size());
+        const auto* proof = post::find_registered_post_proof(name);
+        if (!proof) (void)post::registered_post_proof_by_name(name);  // throws input_error naming the valid ones
+        const auto stem = post::official_params_stem(*proof);
+        return {dir / (stem + ".params"), dir / (stem + ".vk")};
+    }
     if (!shape.starts_with(porep_prefix)) return {};
     const auto& proof = porep::registered_proof_by_name(std::string_view(shape).substr(porep_prefix.size()));
     const auto it = std::find_if(published.begin(), published.end(),
@@ -71,12 +81,12 @@ params_files official_params_files(const std::filesystem::path& dir, const std::
 params_files resolve_params_files(const std::filesystem::path& dir, const std::string& spec) {
     const params_files test{params_path(dir, spec), vk_path(dir, spec)};
     const auto shape = circuit_shape(spec);
-    if (!shape.starts_with(porep_prefix)) return test;
+    if (!shape.starts_with(porep_prefix) && !shape.starts_with(post_prefix)) return test;
     const auto official = official_params_files(dir, shape);
     if (any_exists(official)) return official;
     if (any_exists(test)) return test;
-    // PoRep parameters are never made here (minutes and gigabytes even for 2 KiB, and a production service must
-    // prove with the published ones).
+    // PoRep and PoSt parameters are never made here (minutes and gigabytes for the real sizes, and a production
+    // service must prove with the published ones).
     throw input_error(fmt::format(
         "no parameters for {}: neither {} (the published file, with its .vk: fetch it as Curio does, or point "
         "[gpud] params_dir at the FIL_PROOFS_PARAMETER_CACHE holding it) nor {} (test parameters from `cuzk setup "

@@ -5,6 +5,9 @@
 //     shared by V1, V1_1 and the synthetic variants: the circuit does not depend on porep_id), so params_dir can
 //     be the parameter cache Curio already has (FIL_PROOFS_PARAMETER_CACHE); then the test name
 //     porep_<registered proof>.params and .vk, what `cuzk setup --circuit porep:<registered proof>` writes.
+//   PoSt, post:<registered PoSt proof>: the published v28-proof-of-spacetime-fallback-...-<digest>.params and .vk
+//     first (post/official_params.hpp: Window V1 and V1_1 of a size share one set), then the test name
+//     post_<name>.params and .vk (`cuzk setup --circuit post:<name>`); never generated.
 //   Test circuits: <stem>.params and .vk, stem = the spec without its seed, ':' -> '_' ("mul:64@3" -> "mul_64"),
 //     the names `cuzk setup` writes (params_store generates a missing pair).
 #pragma once

@@ -133,7 +133,7 @@ std::shared_ptr<const groth16::parameters> params_store::load(const std::string&
         return params;
     };
     if (std::filesystem::exists(files.params)) return read();
-    if (shape.starts_with("porep:"))  // resolve_params_files found the .vk of this pair only
+    if (shape.starts_with("porep:") || shape.starts_with("post:"))  // resolve_params_files found the .vk only
         throw input_error(fmt::format("no parameters for {}: {} exists but {} does not", shape, files.vk.string(),
                                       files.params.string()));
     std::unique_ptr<circuits::circuit> circuit;

@@ -56,11 +56,21 @@ struct ring_slot {
     std::atomic<std::uint32_t> partition;
     std::atomic<std::uint32_t> payload_format;  // the writer's tag for the payload's encoding
     std::atomic<std::uint64_t> payload_bytes;   // bytes of the payload in use (<= slot_bytes)
-    std::atomic<std::uint64_t> commit_seq;      // ring-wide order of commits: take_ready is FIFO by it
+    std::atomic<std::uint64_t> commit_seq;      // take_ready's order, lowest first: take_order_of(priority, seq)
     std::atomic<std::uint64_t> state_since_ms;  // CLOCK_REALTIME ms of the last transition (status, stalls)
     std::uint64_t payload_offset;               // from the segment base; constant after creation
 };
 static_assert(sizeof(ring_slot) == cache_line_bytes);
+
+// The order provers take READY slots in: a priority class in the top byte (the higher the priority, the lower
+// the key), then the ring-wide commit sequence (FIFO within a class; 2^56 commits never wrap). A priority p
+// (assemblerd's scale, a step of 100 per API level) falls in class p / 100, clamped to -128..127.
+constexpr std::uint64_t take_order_of(std::int32_t priority, std::uint64_t commit_seq) noexcept {
+    std::int32_t level = priority / 100;
+    level = level < -128 ? -128 : level > 127 ? 127 : level;
+    const auto rank = static_cast<std::uint64_t>(127 - level);  // 0 for the highest
+    return (rank << 56) | (commit_seq & ((std::uint64_t(1) << 56) - 1));
+}
 
 struct ring_control {
     // Constant after creation.

@@ -55,7 +55,7 @@ std::optional<write_claim> ring_writer::claim_for_write(std::uint64_t job_id, st
 }
 
 transition_status ring_writer::commit(const write_claim& claim, std::uint64_t payload_bytes,
-                                      std::uint32_t payload_format) {
+                                      std::uint32_t payload_format, std::int32_t priority) {
     if (claim.slot >= ring_.slot_count()) return transition_status::no_such_slot;
     if (payload_bytes > ring_.slot_bytes()) {
         throw std::length_error(fmt::format("ring '{}' slot {}: payload of {} bytes exceeds the slot size of {} bytes",
@@ -73,7 +73,8 @@ transition_status ring_writer::commit(const write_claim& claim, std::uint64_t pa
     s.payload_bytes.store(payload_bytes, std::memory_order_relaxed);
     s.payload_format.store(payload_format, std::memory_order_relaxed);
     // Relaxed: the sequence only has to be unique and increasing; the CAS publishes it.
-    s.commit_seq.store(ring_.control_->next_commit_seq.fetch_add(1, std::memory_order_relaxed), std::memory_order_relaxed);
+    s.commit_seq.store(take_order_of(priority, ring_.control_->next_commit_seq.fetch_add(1, std::memory_order_relaxed)),
+                       std::memory_order_relaxed);
     s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
     // Cleared before the slot leaves us: see partition_ring::reclaim_dead.
     s.holder_start_time.store(0, std::memory_order_relaxed);

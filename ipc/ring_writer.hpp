@@ -27,9 +27,11 @@ public:
     std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition);
     std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition,
                                                std::chrono::nanoseconds wait);
-    // Throws std::length_error when |payload_bytes| > slot_bytes (nothing changes).
+    // Throws std::length_error when |payload_bytes| > slot_bytes (nothing changes). |priority|: the job's
+    // (assemblerd's scale: NORMAL 0, a step of 100 per API priority): provers take READY slots of a higher
+    // priority first, then in commit order (take_order_of), so a WinningPoSt partition waits for no PoRep one.
     [[nodiscard]] transition_status commit(const write_claim& claim, std::uint64_t payload_bytes,
-                                           std::uint32_t payload_format = 0);
+                                           std::uint32_t payload_format = 0, std::int32_t priority = 0);
     [[nodiscard]] transition_status abort(const write_claim& claim);
 
     // Cancel: frees the READY slots of |job_id| (also while no prover runs). Returns how many were freed.

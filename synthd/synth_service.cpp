@@ -95,6 +95,8 @@ public:
                                                              item.porep->partition_witness(item.partition),
                                                              item.porep->partition_inputs(item.partition));
                 circuit.synthesize(pa);
+            } else if (item.post) {
+                item.post->circuit->synthesize(pa);
             } else {
                 circuits::make_circuit(item.circuit_spec)->synthesize(pa);
             }
@@ -138,7 +140,7 @@ public:
             abort_slot(*claim, item, "a cancel");
             return;
         }
-        const auto status = writer_.commit(*claim, used, daemon::witness_format);
+        const auto status = writer_.commit(*claim, used, daemon::witness_format, item.priority);
         if (status != ipc::transition_status::ok) {
             // The slot was taken from us (reclaimed as if this process were dead): the assembler re-dispatches.
             spdlog::error("commit of slot {} for job {} partition {} refused: {}", claim->slot, job, part,
@@ -194,20 +196,28 @@ public:
 
     // A JOB: read its input once, queue the listed partitions (all when the list is empty).
     void on_job(daemon::request_router& router, daemon::routed_request& req, const ipc::job_msg& m) {
-        if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2) {
+        const bool post_kind = m.kind == ipc::proof_kind::window_post || m.kind == ipc::proof_kind::winning_post;
+        if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2 && !post_kind) {
             router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job,
-                               fmt::format("job {}: proof kind {} is not supported by this synthd (porep-c2 and "
-                                           "test-circuit only)",
+                               fmt::format("job {}: proof kind {} is not supported by this synthd (porep-c2, "
+                                           "window-post, winning-post and test-circuit only)",
                                            m.job_id, ipc::to_string(m.kind)));
             return;
         }
         daemon::test_job_input input;
         std::shared_ptr<const daemon::porep_job_input> porep;
+        std::shared_ptr<const daemon::post_job_input> post;
         try {
             if (m.kind == ipc::proof_kind::porep_c2) {
                 porep = porep_input(m);
                 input.circuit = porep->circuit();
                 input.partitions = porep->partitions();
+            } else if (post_kind) {
+                // One partition, synthesized once: read (decoded and verified) here, not cached.
+                post = std::make_shared<const daemon::post_job_input>(
+                    daemon::read_post_job_input(m.spool_path, m.spool_path, true));
+                input.circuit = post->circuit_spec();
+                input.partitions = 1;
             } else {
                 input = daemon::read_test_job_input(m.spool_path);
             }
@@ -240,8 +250,8 @@ public:
                     m.job_id, p, false, fmt::format("partition {} is beyond the job's {}", p, input.partitions)});
                 continue;
             }
-            auto spec = porep ? input.circuit : input.partition_spec(p);
-            queued += queue_.push({m.job_id, p, m.priority, std::move(spec), porep}) ? 1 : 0;
+            auto spec = porep || post ? input.circuit : input.partition_spec(p);
+            queued += queue_.push({m.job_id, p, m.priority, std::move(spec), porep, post}) ? 1 : 0;
         }
         spdlog::debug("job {}: {} of {} partitions queued ({} already here)", m.job_id, queued, parts.size(),
                       parts.size() - queued);

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "daemon/porep_job_input.hpp"
+#include "daemon/post_job_input.hpp"
 
 namespace cuzk::synthd {
 
@@ -26,6 +27,8 @@ struct work_item {
     std::string circuit_spec;  // the partition's circuit ("mul:64@3", "porep:StackedDrg2KiBV1_1")
     // PoRep jobs: the job's C1, parsed once and shared by its partitions (null for test circuits).
     std::shared_ptr<const daemon::porep_job_input> porep;
+    // PoSt jobs: the decoded, verified vanilla proofs as the partition's circuit (null otherwise).
+    std::shared_ptr<const daemon::post_job_input> post;
 };
 
 class work_queue {

@@ -461,6 +461,24 @@ TEST_F(PartitionRing, TakeReadyServesTheOldestCommitFirst) {
     EXPECT_EQ(partitions, (std::vector<std::uint32_t>{2, 0, 3, 1}));
 }
 
+// A slot of a higher priority is taken before older ones of a lower priority (a WinningPoSt partition ahead of
+// the PoRep partitions already READY); within a priority, the oldest commit first.
+TEST_F(PartitionRing, TakeReadyServesHigherPrioritiesFirstThenTheOldest) {
+    auto sut = make_roles();
+    const std::int32_t normal = 0, high = 100, critical = 200;
+    const std::vector<std::pair<std::uint32_t, std::int32_t>> commits = {
+        {0, normal}, {1, high}, {2, normal}, {3, critical}};  // the ring's 4 slots
+    std::vector<write_claim> claims;
+    for (const auto& [partition, priority] : commits) claims.push_back(*sut.writer.claim_for_write(1, partition));
+    for (std::size_t i = 0; i < commits.size(); ++i)
+        ASSERT_EQ(sut.writer.commit(claims[i], 1, 0, commits[i].second), transition_status::ok);
+    std::vector<std::uint32_t> partitions;
+    while (auto taken = sut.prover.take_ready()) partitions.push_back(taken->partition);
+    EXPECT_EQ(partitions, (std::vector<std::uint32_t>{3, 1, 0, 2}));
+    EXPECT_LT(take_order_of(1000000, 5), take_order_of(200, 0)) << "priorities beyond the classes clamp";
+    EXPECT_LT(take_order_of(-200, 0), take_order_of(-100000, 0));
+}
+
 TEST_F(PartitionRing, WaitersWakeOnCommitAndOnRelease) {
     auto sut = make_roles();
     // A prover waiting for work wakes when a slot is committed.

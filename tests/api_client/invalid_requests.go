@@ -9,7 +9,7 @@ import (
 )
 
 // invalidRequests: each malformed request is refused with Curio's expected gRPC code and a message naming
-// the field; a proof kind not proved yet is UNIMPLEMENTED.
+// the field; a proof kind not proved yet (SnapDeals) is UNIMPLEMENTED.
 func (s *session) invalidRequests(p porepSector) {
 	const name = "invalid request"
 	good := func(id string) *pb.SubmitProofRequest {
@@ -48,13 +48,19 @@ func (s *session) invalidRequests(p porepSector) {
 	refused("registered_proof 42", req, codes.InvalidArgument, "registered_proof")
 
 	randomness := make([]byte, 32)
-	for _, kind := range []pb.ProofKind{pb.ProofKind_SNAP_DEALS_UPDATE, pb.ProofKind_WINDOW_POST_PARTITION,
-		pb.ProofKind_WINNING_POST} {
-		req = &pb.SubmitProofRequest{RequestId: fmt.Sprintf("api-go-kind-%d", kind), ProofKind: kind,
-			SectorSize: sectorSize2KiB, Priority: pb.Priority_NORMAL, VanillaProofs: [][]byte{{1, 2, 3, 4}},
-			SectorNumber: p.sectorID, MinerId: p.minerID, Randomness: randomness}
-		refused(kind.String(), req, codes.Unimplemented, "")
+	post := func(kind pb.ProofKind, registered uint64) *pb.SubmitProofRequest {
+		return &pb.SubmitProofRequest{RequestId: fmt.Sprintf("api-go-kind-%d-%d", kind, registered), ProofKind: kind,
+			SectorSize: sectorSize2KiB, RegisteredProof: registered, Priority: pb.Priority_NORMAL,
+			VanillaProofs: [][]byte{{1, 2, 3, 4}}, SectorNumber: p.sectorID, MinerId: p.minerID, Randomness: randomness}
 	}
+	refused("SNAP_DEALS_UPDATE", post(pb.ProofKind_SNAP_DEALS_UPDATE, 0), codes.Unimplemented, "")
+	// PoSt: RegisteredPoStProof 0 is Winning 2 KiB, 10 Window 2 KiB V1_1; four bytes are no vanilla proof.
+	refused("WINDOW_POST_PARTITION of a Winning proof", post(pb.ProofKind_WINDOW_POST_PARTITION, 0),
+		codes.InvalidArgument, "registered_proof")
+	refused("WINDOW_POST_PARTITION, 4-byte vanilla proof", post(pb.ProofKind_WINDOW_POST_PARTITION, 10),
+		codes.InvalidArgument, "vanilla proof 0")
+	refused("WINNING_POST, 4-byte vanilla proof", post(pb.ProofKind_WINNING_POST, 0), codes.InvalidArgument,
+		"vanilla proof 0")
 
 	ctx, cancel := deadline(callLimit)
 	defer cancel()

@@ -1,0 +1,105 @@
+// WindowPoSt and WinningPoSt through the three daemons (`cuzk up`, CPU backend), sent over the gRPC API as Curio
+// sends them (`cuzk api prove --vanilla`: proof kinds WINDOW_POST_PARTITION and WINNING_POST, the bincode vanilla
+// proofs seal-test writes, the Go abi registered proof, 32 bytes of randomness): each proof verified by assemblerd
+// before it is returned, and valid again by `cuzk verify-post`, a verifier outside the service; a vanilla proof
+// that does not verify natively is refused at submission naming it, the daemons serving on.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "support/daemons_up.hpp"
+#include "support/pipeline.hpp"
+#include "support/run_command.hpp"
+
+using namespace cuzk;
+using cuzk::test::daemons_up;
+using cuzk::test::pipeline;
+using cuzk::test::run_cuzk;
+
+namespace {
+
+const std::string randomness = "0d2b1ac76d9c8a4b31f6e0a2c1d59f4a7e3b8c6d2f1a0e9b8c7d6e5f4a3b2c11";
+
+TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
+    cuzk::test::pipeline_options o;
+    o.slots = 2;
+    o.gpud_workers = 1;
+    o.partition_timeout_s = 600;
+    o.slot_bytes = 16ull << 20;
+    pipeline sut(o);
+    const auto dir = sut.dir();
+    const auto params_dir = sut.config().gpud.params_dir;
+    const std::string cfg = "--config " + (dir / "cuzk.toml").string();
+
+    auto seal = run_cuzk("seal-test --registered-proof StackedDrg2KiBV1_1 --rng pipeline-post --sectors 2 --sector-id 7 "
+                         "--post-randomness " + randomness + " --out " + (dir / "seal").string());
+    ASSERT_EQ(seal.exit_code, 0) << seal.output;
+    for (const char* circuit : {"post:StackedDrgWindow2KiBV1_1", "post:StackedDrgWinning2KiBV1"}) {
+        auto setup = run_cuzk(std::string("setup --circuit ") + circuit + " --out " + params_dir.string());
+        ASSERT_EQ(setup.exit_code, 0) << setup.output;
+    }
+    nlohmann::json post;
+    std::ifstream(dir / "seal" / "post.json") >> post;
+    ASSERT_EQ(post["sectors"].size(), 2u) << post.dump();
+    auto vanilla = [&](size_t sector, const char* kind) {
+        return (dir / "seal" / post["sectors"][sector][std::string(kind) + "_vanilla"].get<std::string>()).string();
+    };
+    auto sector_arg = [&](size_t sector) {
+        return " --sector " + std::to_string(post["sectors"][sector]["sector_id"].get<std::uint64_t>()) + ":" +
+               post["sectors"][sector]["comm_r"].get<std::string>();
+    };
+    auto verify = [&](const std::string& name, const std::string& sectors, const std::filesystem::path& proof) {
+        return run_cuzk("verify-post --vk " + (params_dir / ("post_" + name + ".vk")).string() +
+                        " --registered-proof " + name + " --randomness " + randomness + sectors + " --proof " +
+                        proof.string());
+    };
+
+    daemons_up guard{cfg, sut.config().runtime.dir / "logs"};
+    auto up = run_cuzk("up " + cfg);
+    ASSERT_EQ(up.exit_code, 0) << up.output;
+
+    // A vanilla proof with one byte of a Merkle sibling changed: refused before any synthesis, naming it.
+    const auto bad = dir / "bad.vanilla";
+    {
+        std::ifstream in(vanilla(0, "window"), std::ios::binary);
+        std::vector<char> b((std::istreambuf_iterator<char>(in)), {});
+        b.at(b.size() - 40) ^= 0x01;
+        std::ofstream(bad, std::ios::binary).write(b.data(), std::streamsize(b.size()));
+    }
+    auto refused = run_cuzk("api prove " + cfg + " --registered-proof StackedDrgWindow2KiBV1_1 --randomness " +
+                            randomness + " --vanilla " + bad.string() + " " + vanilla(1, "window") + " --out " +
+                            (dir / "bad.bin").string());
+    EXPECT_NE(refused.exit_code, 0) << refused.output;
+    EXPECT_NE(refused.output.find("vanilla proof 0"), std::string::npos) << refused.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad.bin"));
+
+    const auto window = dir / "window.bin";
+    auto w = run_cuzk("api prove " + cfg + " --registered-proof StackedDrgWindow2KiBV1_1 --randomness " + randomness +
+                      " --vanilla " + vanilla(0, "window") + " " + vanilla(1, "window") + " --out " + window.string());
+    ASSERT_EQ(w.exit_code, 0) << w.output << sut.status_text();
+    ASSERT_EQ(std::filesystem::file_size(window), 192u);
+    auto w_ok = verify("StackedDrgWindow2KiBV1_1", sector_arg(0) + sector_arg(1), window);
+    EXPECT_EQ(w_ok.exit_code, 0) << w_ok.output;
+    EXPECT_EQ(verify("StackedDrgWindow2KiBV1_1", sector_arg(0), window).exit_code, 1) << "another sector set";
+
+    const auto winning = dir / "winning.bin";
+    auto win = run_cuzk("api prove " + cfg + " --registered-proof StackedDrgWinning2KiBV1 --randomness " + randomness +
+                        " --vanilla " + vanilla(1, "winning") + " --out " + winning.string());
+    ASSERT_EQ(win.exit_code, 0) << win.output << sut.status_text();
+    ASSERT_EQ(std::filesystem::file_size(winning), 192u);
+    auto win_ok = verify("StackedDrgWinning2KiBV1", sector_arg(1), winning);
+    EXPECT_EQ(win_ok.exit_code, 0) << win_ok.output;
+
+    auto status = run_cuzk("status " + cfg);
+    ASSERT_EQ(status.exit_code, 0) << status.output;
+    const auto j = nlohmann::json::parse(status.output);
+    EXPECT_EQ(j["assemblerd"]["jobs"].size(), 2u) << status.output;
+}
+
+}  // namespace
