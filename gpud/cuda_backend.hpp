@@ -207,6 +207,13 @@ private:
     // atomic load, no wait on |mu_|.
     void make_resident_before_lock(const groth16::parameters& params, const compact_partition* compact,
                                    unsigned log_m, bool row_a_spare);
+
+public:
+    // PreloadSRS: the set, its matrices and its scratch plan on the device now (make_resident_before_lock, the
+    // compact witness's buffers sized for the matrices; the first partition grows them to its staged copy).
+    void preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) override;
+
+private:
     // CPU, in prepare: page-locks the host ranges |w|'s kernels copy from (cuda_backend/host_pinning.cpp).
     void pin_host_ranges(cuda_work& w);
     // The B_G2 prestage (cuda_backend/b_g2_prestage.cpp). In prepare: |w|'s B_G2 scalars offered on the board.

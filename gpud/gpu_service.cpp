@@ -445,7 +445,10 @@ private:
     ipc::cuda_lock lock_;
     std::unique_ptr<proving_backend> backend_;
     daemon::params_store params_;
-    params_requests params_requests_{params_};  // after |params_|: its threads use the store
+    // After |params_| and |backend_|: its threads use both. A preloaded set goes to the device at once.
+    params_requests params_requests_{params_, [this](const daemon::params_store::lookup& g) {
+                                         backend_->preload(*g.params, g.matrices.get());
+                                     }};
     std::vector<worker_state> workers_;
     daemon::outbox results_;
     flush_gate sent_before_release_;

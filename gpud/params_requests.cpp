@@ -17,9 +17,11 @@ ipc::error_reply_msg error_reply(ipc::error_code code, std::string text) {
 }
 
 // The reply to a preload of |circuit|: the store's answer, or why not.
-ipc::message preload(daemon::params_store& store, const std::string& circuit) {
+ipc::message preload(daemon::params_store& store, const std::string& circuit,
+                     const params_requests::loaded_hook& on_loaded) {
     try {
         const auto got = store.get(circuit);
+        if (on_loaded) on_loaded(got);
         spdlog::info("PARAMS_REQUEST preload {}: {}", circuit,
                      got.was_loaded ? std::string("resident already")
                                     : fmt::format("loaded in {} ms", got.load_us / 1000));
@@ -47,7 +49,7 @@ void params_requests::take(std::vector<zmq::message_t> envelope, const ipc::para
                            daemon::request_router& router) {
     if (m.action == ipc::params_action::preload) {
         spawn([this, envelope = std::move(envelope), circuit = m.circuit]() mutable {
-            auto body = preload(store_, circuit);
+            auto body = preload(store_, circuit, on_loaded_);
             std::lock_guard lock(replies_mutex_);
             replies_.push_back({std::move(envelope), std::move(body)});
         });

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <list>
 #include <mutex>
 #include <thread>
@@ -23,7 +24,10 @@ namespace cuzk::gpud {
 
 class params_requests {
 public:
-    explicit params_requests(daemon::params_store& store) : store_(store) {}
+    // |on_loaded|: called on the preload's thread once the store has the set (gpud: the backend's preload).
+    using loaded_hook = std::function<void(const daemon::params_store::lookup&)>;
+    params_requests(daemon::params_store& store, loaded_hook on_loaded)
+        : store_(store), on_loaded_(std::move(on_loaded)) {}
     ~params_requests() { join_all(); }
     params_requests(const params_requests&) = delete;
     params_requests& operator=(const params_requests&) = delete;
@@ -48,6 +52,7 @@ private:
     void spawn(F&& body);
 
     daemon::params_store& store_;
+    loaded_hook on_loaded_;
     std::list<task> tasks_;  // loop thread only
     std::mutex replies_mutex_;
     std::vector<reply> replies_;  // preloads done, not yet sent

@@ -80,6 +80,10 @@ public:
     // |params| is about to be freed and no partition uses it any more (gpud: its last user is gone after an
     // evict): whatever the backend keeps for it (a device copy of its points) goes now. Any thread; never throws.
     virtual void forget(const groth16::parameters& /*params*/) {}
+    // |params| (and the R1CS matrices of its circuit, where known) were just loaded by a PreloadSRS: a backend with
+    // a device makes them resident there now, so that no partition waits for the upload. Called from a preload
+    // thread while workers may run; throws what the upload throws (the preload's reply names it). None by default.
+    virtual void preload(const groth16::parameters& /*params*/, const r1cs::r1cs_matrices* /*matrices*/) {}
     // The device proved on; nullopt for the CPU backend. Called from the status thread; never throws.
     virtual std::optional<device_info> device() const { return std::nullopt; }
     // Page-locked host memory now and the cap; none for the CPU backend. Called from the status thread.

@@ -414,3 +414,18 @@ TEST(CudaBackendCompact, PrepareMakesTheSetResidentBeforeTheLock) {
     work.reset();
     EXPECT_EQ(prove_compact(be, w, k.setup.params, 4), prove_compact(cpu, w, k.setup.params, 4));
 }
+
+// PreloadSRS's path: preload() leaves the set and its matrices resident before any partition; the first
+// partition then proves as the CPU does.
+TEST(CudaBackendCompact, PreloadMakesTheSetAndItsMatricesResident) {
+    SKIP_WITHOUT_GPU();
+    const circuit_case& k = case_for("mul:1000");
+    const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
+    gpud::cuda_backend be(0, true, 0);
+    gpud::cpu_backend cpu;
+    be.preload(k.setup.params, &k.r1cs->m);
+    EXPECT_EQ(be.resident_sets(), 1u);
+    EXPECT_GT(be.resident_matrix_bytes(), 0u);
+    EXPECT_EQ(prove_compact(be, w, k.setup.params, 6), prove_compact(cpu, w, k.setup.params, 6));
+    EXPECT_EQ(be.resident_sets(), 1u);
+}

@@ -215,6 +215,18 @@ void cuda_backend::make_resident_before_lock(const groth16::parameters& params, 
     resident_hint_ = &params;
 }
 
+void cuda_backend::preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) {
+    unsigned log_m = 0;
+    const std::uint64_t rows = matrices ? matrices->prover_rows() : params.h.size() + 1;
+    while ((std::uint64_t(1) << log_m) < rows) ++log_m;
+    if (matrices && b_g2_on_gpu_) {
+        const compact_partition none{{}, {}, matrices};
+        make_resident_before_lock(params, &none, log_m, false);
+    } else {
+        make_resident_before_lock(params, nullptr, log_m, true);
+    }
+}
+
 cuda_backend::resident_params& cuda_backend::resident_for(const groth16::parameters& params,
                                                           const compact_partition* compact, unsigned log_m) {
     if (auto it = resident_.find(&params); it != resident_.end()) {
