@@ -10,6 +10,9 @@
 
 #include "common/util/errors.hpp"
 #include "cli/file_io.hpp"
+#include "cli/hex_arg.hpp"
+#include "common/post/registered_post_proof.hpp"
+#include "daemon/post_job_input.hpp"
 #include "daemon/request_digest.hpp"
 #include "daemon/service_client.hpp"
 #include "daemon/test_job_input.hpp"
@@ -57,21 +60,43 @@ ipc::message call(const daemon::config& c, std::string_view socket_name, const i
 void job_request::add_to(CLI::App& cmd) {
     cmd.add_option("--c1", c1_path, "C1 output (porep-c2 job)");
     cmd.add_option("--circuit", circuit, "built-in test circuit proved in partitions, e.g. mul:256 or sha256:1");
+    cmd.add_option("--post", post, "a WindowPoSt or WinningPoSt job of this registered PoSt proof, e.g. "
+                                   "StackedDrgWindow32GiBV1_1 (with --vanilla and --randomness)");
+    cmd.add_option("--vanilla", vanilla, "with --post: one bincode FallbackPoStSectorProof file per sector, in "
+                                         "ascending sector number")
+        ->expected(1, -1);
+    cmd.add_option("--randomness", randomness, "with --post: the 32-byte randomness, hex");
     cmd.add_option("--partitions", partitions, "partitions of a test-circuit job")->check(CLI::Range(1u, daemon::max_test_partitions));
     cmd.add_option("--seed", seed, "seed of partition 0 (partition p uses seed + p)");
-    cmd.add_option("--priority", priority, "higher first");
+    cmd.add_option("--priority", priority, "higher first (0, the default: NORMAL; a PoSt job then takes its kind's: "
+                                           "WinningPoSt 200, WindowPoSt 100)");
     cmd.add_option("--request-id", request_id, "client request id: resubmitting it returns the same job");
 }
 
 std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
-    if (r.c1_path.empty() == r.circuit.empty())
-        throw input_error("give exactly one of --c1 FILE (a PoRep C1 output) or --circuit NAME (a test circuit)");
+    if (int(!r.c1_path.empty()) + int(!r.circuit.empty()) + int(!r.post.empty()) != 1)
+        throw input_error("give exactly one of --c1 FILE (a PoRep C1 output), --post NAME (a PoSt job, with --vanilla "
+                          "and --randomness) or --circuit NAME (a test circuit)");
+    if (r.post.empty() && !r.vanilla.empty()) throw input_error("--vanilla needs --post NAME");
     ipc::submit_msg m;
     m.client_request_id = r.request_id;
     m.priority = r.priority;
     m.source = ipc::c1_source::path;
     std::filesystem::path temp;
-    if (!r.c1_path.empty()) {
+    std::string payload;  // a job input written to a temporary file here
+    if (!r.post.empty()) {
+        const auto& proof = post::registered_post_proof_by_name(r.post);
+        const auto randomness = parse_hex32("--randomness", r.randomness);
+        std::vector<std::string> proofs;
+        for (const auto& f : r.vanilla) {
+            const auto bytes = read_file_bytes(f, "vanilla proof");
+            proofs.emplace_back(bytes.begin(), bytes.end());
+        }
+        payload = daemon::encode_post_job_input(proof, randomness, proofs);
+        const bool winning = proof.kind == post::post_kind::winning;
+        m.kind = winning ? ipc::proof_kind::winning_post : ipc::proof_kind::window_post;
+        if (m.priority == 0) m.priority = winning ? 200 : 100;
+    } else if (!r.c1_path.empty()) {
         m.kind = ipc::proof_kind::porep_c2;
         m.c1_path = std::filesystem::absolute(r.c1_path).string();
         if (!r.request_id.empty()) {
@@ -83,23 +108,29 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
                                    .hex();
         }
     } else {
-        // The test job's input is a small JSON file; the assembler copies it into its spool.
+        // The test job's input is a small JSON file.
         daemon::test_job_input in{r.circuit, r.partitions, r.seed};
         (void)daemon::parse_test_job_input(in.to_json(), "--circuit");  // the same checks as the daemon, early
+        payload = in.to_json();
+        m.kind = ipc::proof_kind::test_circuit;
+    }
+    if (!payload.empty()) {
+        // Written to a temporary file, which the assembler copies into its spool.
         char name[] = "/tmp/cuzk-job-XXXXXX";
         const int fd = ::mkstemp(name);
         if (fd < 0) throw std::runtime_error("cannot create a temporary job file in /tmp");
-        const auto json = in.to_json();
-        const bool ok = ::write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size());
+        const bool ok = ::write(fd, payload.data(), payload.size()) == static_cast<ssize_t>(payload.size());
         ::close(fd);
         temp = name;
-        if (!ok) throw std::runtime_error("cannot write the temporary job file " + temp.string());
-        m.kind = ipc::proof_kind::test_circuit;
+        if (!ok) {
+            std::filesystem::remove(temp);
+            throw std::runtime_error("cannot write the temporary job file " + temp.string());
+        }
         m.c1_path = temp.string();
         m.request_digest = daemon::request_digest()
                                .add(static_cast<std::uint64_t>(m.kind))
                                .add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(m.priority)))
-                               .add(json)
+                               .add(payload)
                                .hex();
     }
     try {

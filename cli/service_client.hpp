@@ -35,6 +35,9 @@ ipc::message call(const daemon::config& c, std::string_view socket_name, const i
 struct job_request {
     std::string c1_path;          // a C1 file (proof kind porep-c2), or empty
     std::string circuit;          // a test circuit, or empty
+    std::string post;             // a registered PoSt proof (window-post / winning-post job), or empty
+    std::vector<std::string> vanilla;  // its vanilla proof files, ascending sector numbers
+    std::string randomness;            // its randomness, 64 hex digits
     std::uint32_t partitions = 1;
     std::uint64_t seed = 1;
     std::int32_t priority = 0;

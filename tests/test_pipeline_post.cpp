@@ -2,7 +2,8 @@
 // sends them (`cuzk api prove --vanilla`: proof kinds WINDOW_POST_PARTITION and WINNING_POST, the bincode vanilla
 // proofs seal-test writes, the Go abi registered proof, 32 bytes of randomness): each proof verified by assemblerd
 // before it is returned, and valid again by `cuzk verify-post`, a verifier outside the service; a vanilla proof
-// that does not verify natively is refused at submission naming it, the daemons serving on.
+// that does not verify natively is refused at submission naming it, the daemons serving on; then several PoSt
+// jobs at once behind other work through `cuzk submit --post`, each with its own valid proof.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,39 @@ TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
     ASSERT_EQ(status.exit_code, 0) << status.output;
     const auto j = nlohmann::json::parse(status.output);
     EXPECT_EQ(j["assemblerd"]["jobs"].size(), 2u) << status.output;
+
+    // Several PoSt jobs at once behind other work (test-circuit jobs standing for PoRep), on the daemons'
+    // protocol (`cuzk submit --post`): every one gets its own proof, valid (the original cuzk's queue dropped
+    // the first of two waiting PoSt jobs).
+    for (int i = 0; i < 2; ++i) {
+        auto busy = run_cuzk("submit " + cfg + " --circuit mul:16384 --partitions 3 --seed " + std::to_string(10 * i));
+        ASSERT_EQ(busy.exit_code, 0) << busy.output;
+    }
+    struct post_job {
+        std::string name, sectors, id;
+    };
+    std::vector<post_job> jobs;
+    for (int i = 0; i < 2; ++i) {
+        jobs.push_back({"StackedDrgWinning2KiBV1", sector_arg(1),
+                        "--vanilla " + vanilla(1, "winning")});
+        jobs.push_back({"StackedDrgWindow2KiBV1_1", sector_arg(0) + sector_arg(1),
+                        "--vanilla " + vanilla(0, "window") + " " + vanilla(1, "window")});
+    }
+    for (auto& p : jobs) {
+        auto sub = run_cuzk("submit " + cfg + " --post " + p.name + " --randomness " + randomness + " " + p.id);
+        ASSERT_EQ(sub.exit_code, 0) << sub.output;
+        p.id = sub.output.substr(0, sub.output.find('\n'));
+    }
+    std::set<std::string> ids;
+    for (const auto& p : jobs) {
+        ids.insert(p.id);
+        const auto proof = dir / ("post-" + p.id + ".bin");
+        auto done = run_cuzk("await " + cfg + " " + p.id + " --out " + proof.string());
+        ASSERT_EQ(done.exit_code, 0) << done.output;
+        auto ok = verify(p.name, p.sectors, proof);
+        EXPECT_EQ(ok.exit_code, 0) << p.name << " job " << p.id << ": " << ok.output;
+    }
+    EXPECT_EQ(ids.size(), jobs.size()) << "one job each";
 }
 
 }  // namespace
