@@ -10,13 +10,8 @@ CUZK="$BUILD/cli/cuzk"
 mkdir -p "$OUT"
 echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(date -u +%F)"
 
-step() {  # name, then the cuzk arguments
-  local name=$1
-  shift
-  /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$CUZK" "$@" > "$OUT/$name.log" 2>&1
-  read -r secs kib < "$OUT/$name.time"
-  printf '%-28s %8.2f s  peak %6d MiB\n' "$name" "$secs" $((kib / 1024))
-}
+# shellcheck source=bench/timed_step.sh
+. "$(dirname "$0")/timed_step.sh"
 
 step circuit-info-32GiB circuit-info --registered-proof StackedDrg32GiBV1_1
 grep -E '"constraints"|"constraints_with_input_rows"|"inputs"|"synthesis_seconds"' "$OUT/circuit-info-32GiB.log"
