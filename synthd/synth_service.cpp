@@ -67,12 +67,10 @@ public:
 
     void worker(unsigned index) {
         while (!daemon::shutdown_requested()) {
-            // Memory budget: witnesses already synthesized and waiting for a slot hold memory.
-            if (held_bytes_.load() >= budget_bytes_) {
-                std::this_thread::sleep_for(20ms);
-                continue;
-            }
-            auto item = queue_.pop(100ms);
+            // Memory budget: witnesses already synthesized and waiting for a slot hold memory. Past it, only a
+            // partition of WindowPoSt's priority or above starts: a PoSt is never held back by PoRep's witnesses.
+            const bool over_budget = held_bytes_.load() >= budget_bytes_;
+            auto item = over_budget ? queue_.pop(100ms, post_priority_floor) : queue_.pop(100ms);
             if (!item) continue;
             synthesize_one(*item, index);
             queue_.done(item->job_id, item->partition);
@@ -326,6 +324,8 @@ private:
     work_queue queue_;
     daemon::outbox results_;
     const std::uint64_t budget_bytes_;
+    // The priority of a WindowPoSt job (the API's HIGH): partitions at or above it start past the memory budget.
+    static constexpr std::int32_t post_priority_floor = 100;
     std::atomic<std::uint64_t> held_bytes_{0};
     std::atomic<std::uint32_t> waiting_for_slot_{0};
     std::atomic<std::uint64_t> synthesized_{0};

@@ -12,9 +12,12 @@ bool work_queue::push(work_item item) {
     return true;
 }
 
-std::optional<work_item> work_queue::pop(std::chrono::milliseconds wait) {
+std::optional<work_item> work_queue::pop(std::chrono::milliseconds wait, std::int32_t min_priority) {
     std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, wait, [&] { return closed_ || !queue_.empty(); }) || closed_) return std::nullopt;
+    const auto first_qualifies = [&] {
+        return !queue_.empty() && -std::get<0>(queue_.begin()->first) >= std::int64_t{min_priority};
+    };
+    if (!cv_.wait_for(lock, wait, [&] { return closed_ || first_qualifies(); }) || closed_) return std::nullopt;
     auto node = queue_.extract(queue_.begin());
     ++in_progress_;
     return std::move(node.mapped());

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <limits>
 #include <tuple>
 #include <utility>
 
@@ -35,8 +36,10 @@ class work_queue {
 public:
     // False when (job, partition) is already queued or in progress.
     bool push(work_item item);
-    // Blocks until an item, or |wait| passes / close(); the item is then "in progress" until done().
-    std::optional<work_item> pop(std::chrono::milliseconds wait);
+    // Blocks until an item of at least |min_priority| is first in line, or |wait| passes / close(); the item is then
+    // "in progress" until done().
+    std::optional<work_item> pop(std::chrono::milliseconds wait,
+                                 std::int32_t min_priority = std::numeric_limits<std::int32_t>::min());
     void done(std::uint64_t job_id, std::uint32_t partition);
     // Drops the queued partitions of |job_id|; returns how many.
     std::size_t drop_job(std::uint64_t job_id);
