@@ -37,7 +37,6 @@ void add_bench_command(CLI::App& app, action& run) {
         unsigned concurrency = 2;
     };
     auto opt = std::make_shared<options>();
-    opt->job.circuit = "mul:4096";
     opt->job.partitions = 2;
     auto* cmd = app.add_subcommand("bench", "Throughput and latency of the running service");
     opt->service.add_to(*cmd);
@@ -46,6 +45,9 @@ void add_bench_command(CLI::App& app, action& run) {
     cmd->add_option("-j,--concurrency", opt->concurrency, "jobs in flight")->check(CLI::Range(1u, 1024u))->capture_default_str();
     cmd->callback([opt, &run] {
         run = [opt] {
+            // Without --c1 or --post, a test circuit job (mul:4096 unless --circuit names another).
+            if (opt->job.c1_path.empty() && opt->job.post.empty() && opt->job.circuit.empty())
+                opt->job.circuit = "mul:4096";
             const auto c = opt->service.load();
             std::atomic<unsigned> next{0};
             std::mutex mutex;
@@ -79,9 +81,13 @@ void add_bench_command(CLI::App& app, action& run) {
             for (const auto& f : failures) std::fprintf(stderr, "cuzk bench: %s\n", f.c_str());
             if (latencies.empty()) return exit_negative;
             const double n = static_cast<double>(latencies.size());
-            std::printf("cuzk bench: %zu jobs of %s x %u partitions, concurrency %u, wall %.2f s\n", latencies.size(),
-                        opt->job.c1_path.empty() ? opt->job.circuit.c_str() : opt->job.c1_path.c_str(),
-                        opt->job.partitions, opt->concurrency, wall);
+            // A test circuit's partitions are the option's; a C1's or a PoSt's come from the input.
+            const std::string what = !opt->job.c1_path.empty() ? opt->job.c1_path
+                                     : !opt->job.post.empty()   ? "post:" + opt->job.post
+                                                                : fmt::format("{} x {} partitions", opt->job.circuit,
+                                                                              opt->job.partitions);
+            std::printf("cuzk bench: %zu jobs of %s, concurrency %u, wall %.2f s\n", latencies.size(), what.c_str(),
+                        opt->concurrency, wall);
             std::printf("  throughput: %.3f s/proof, %.2f proofs/min\n", wall / n, n * 60.0 / wall);
             std::printf("  latency:    p50 %.3f s, p95 %.3f s, max %.3f s\n", percentile(latencies, 50),
                         percentile(latencies, 95), percentile(latencies, 100));

@@ -93,6 +93,7 @@ TEST(PipelineCli, UpProveStatusCancelDown) {
     ASSERT_EQ(bench.code, 0) << bench.out;
     EXPECT_NE(bench.out.find("proofs/min"), std::string::npos) << bench.out;
     EXPECT_NE(bench.out.find("p95"), std::string::npos) << bench.out;
+    EXPECT_NE(bench.out.find("3 jobs of mul:64 x 2 partitions"), std::string::npos) << bench.out;
 
     auto down = cuzk_cli(sut, "down " + cfg);
     EXPECT_EQ(down.code, 0) << down.out;

@@ -223,8 +223,7 @@ if [ -z "$JOBS" ]; then
   log "JOBS=$JOBS: $(left) s of the budget left, $SEC_PER_JOB s a job"
 fi
 TIMELINE_WARMUP_JOBS=${TIMELINE_WARMUP_JOBS:-$(( JOBS >= 3 ? 2 : 1 ))}
-# --circuit "": bench's default test circuit cleared, so that --c1 is the one job kind
-step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$JOBS" --c1 "$C1" --circuit "" || fail "cuzk bench"
+step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$JOBS" --c1 "$C1" || fail "cuzk bench"
 
 run 20 "$CUZK" status --config "$CONFIG" >"$OUT/status.json" 2>"$OUT/status.err" \
   || echo "cuzk status failed (see $OUT/status.err)"
