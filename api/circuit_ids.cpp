@@ -9,6 +9,7 @@
 #include "api/api_error.hpp"
 #include "common/circuits/registry.hpp"
 #include "common/porep/registered_proof.hpp"
+#include "common/post/registered_post_proof.hpp"
 
 namespace cuzk::api {
 
@@ -17,11 +18,16 @@ namespace {
 constexpr std::array<std::pair<std::string_view, std::string_view>, 5> porep_ids{{
     {"porep-2k", "2KiB"}, {"porep-8m", "8MiB"}, {"porep-512m", "512MiB"}, {"porep-32g", "32GiB"}, {"porep-64g", "64GiB"}}};
 
-constexpr std::array<std::string_view, 4> not_proved_yet{"wpost-32g", "winning-32g", "snap-32g", "snap-64g"};
+// Curio's PoSt ids name the 32 GiB sets only (there is no wpost-64g / winning-64g); Window's V1 and V1_1 share one.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 2> post_ids{
+    {{"wpost-32g", "post:StackedDrgWindow32GiBV1_1"}, {"winning-32g", "post:StackedDrgWinning32GiBV1"}}};
+
+constexpr std::array<std::string_view, 2> not_proved_yet{"snap-32g", "snap-64g"};
 
 std::string known_ids() {
     std::string out;
     for (const auto& [id, size] : porep_ids) out += std::string(out.empty() ? "" : ", ") + std::string(id);
+    for (const auto& [id, spec] : post_ids) out += ", " + std::string(id);
     return out;
 }
 
@@ -30,6 +36,8 @@ std::string known_ids() {
 std::string circuit_spec_of(const std::string& id) {
     for (const auto& [name, size] : porep_ids)
         if (id == name) return fmt::format("porep:StackedDrg{}V1_1", size);
+    for (const auto& [name, spec] : post_ids)
+        if (id == name) return std::string(spec);
     for (const auto name : not_proved_yet)
         if (id == name)
             throw api_error(grpc::StatusCode::UNIMPLEMENTED,
@@ -38,6 +46,14 @@ std::string circuit_spec_of(const std::string& id) {
     if (id.starts_with("porep:")) {
         try {
             (void)porep::registered_proof_by_name(id.substr(6));
+            return id;
+        } catch (const std::exception& e) {
+            throw api_error(grpc::StatusCode::INVALID_ARGUMENT, fmt::format("circuit_id '{}': {}", id, e.what()));
+        }
+    }
+    if (id.starts_with("post:")) {
+        try {
+            (void)post::registered_post_proof_by_name(id.substr(5));
             return id;
         } catch (const std::exception& e) {
             throw api_error(grpc::StatusCode::INVALID_ARGUMENT, fmt::format("circuit_id '{}': {}", id, e.what()));
@@ -61,9 +77,16 @@ std::string circuit_id_of(const std::string& spec) {
     for (const auto& [name, size] : porep_ids)
         for (const auto* version : {"V1", "V1_1"})
             if (spec == fmt::format("porep:StackedDrg{}{}", size, version)) return std::string(name);
+    if (spec == "post:StackedDrgWindow32GiBV1" || spec == "post:StackedDrgWindow32GiBV1_1") return "wpost-32g";
+    if (spec == "post:StackedDrgWinning32GiBV1") return "winning-32g";
     return spec;
 }
 
-std::string proof_kind_of(const std::string& spec) { return spec.starts_with("porep:") ? "porep-c2" : "test-circuit"; }
+std::string proof_kind_of(const std::string& spec) {
+    if (spec.starts_with("porep:")) return "porep-c2";
+    if (spec.starts_with("post:StackedDrgWindow")) return "window-post";
+    if (spec.starts_with("post:StackedDrgWinning")) return "winning-post";
+    return "test-circuit";
+}
 
 }  // namespace cuzk::api

@@ -1,8 +1,9 @@
 // The circuit ids of PreloadSRS / EvictSRS / GetStatus, as Curio's cuzk names parameter sets, and the
 // circuit specs gpud loads parameters by.
 //   porep-2k porep-8m porep-512m porep-32g porep-64g -> "porep:StackedDrg<size>V1_1" (V1 and V1_1 share one
-//   parameter set); wpost-32g, winning-32g, snap-32g, snap-64g: UNIMPLEMENTED (those proofs are not proved
-//   yet). A circuit spec itself ("porep:StackedDrg2KiBV1", or a built-in test circuit such as "mul:64") is
+//   parameter set); wpost-32g -> "post:StackedDrgWindow32GiBV1_1", winning-32g -> "post:StackedDrgWinning32GiBV1";
+//   snap-32g, snap-64g: UNIMPLEMENTED (SnapDeals is not proved yet). A circuit spec itself
+//   ("porep:StackedDrg2KiBV1", "post:StackedDrgWindow2KiBV1_1", or a built-in test circuit such as "mul:64") is
 //   taken as it is: a test facility.
 #pragma once
 

@@ -241,7 +241,16 @@ TEST(ApiCircuitIds, CuriosIdsAndCircuitSpecs) {
     EXPECT_EQ(api::circuit_spec_of("mul:64"), "mul:64");
     EXPECT_EQ(api::circuit_id_of("porep:StackedDrg64GiBV1"), "porep-64g");
     EXPECT_EQ(api::circuit_id_of("mul:64"), "mul:64");
-    EXPECT_EQ(outcome([] { api::circuit_spec_of("wpost-32g"); }).first, grpc::StatusCode::UNIMPLEMENTED);
+    EXPECT_EQ(api::circuit_spec_of("wpost-32g"), "post:StackedDrgWindow32GiBV1_1");
+    EXPECT_EQ(api::circuit_spec_of("winning-32g"), "post:StackedDrgWinning32GiBV1");
+    EXPECT_EQ(api::circuit_spec_of("post:StackedDrgWindow2KiBV1_1"), "post:StackedDrgWindow2KiBV1_1");
+    EXPECT_EQ(outcome([] { api::circuit_spec_of("post:StackedDrgWindow3KiBV1"); }).first,
+              grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(api::circuit_id_of("post:StackedDrgWindow32GiBV1"), "wpost-32g");
+    EXPECT_EQ(api::circuit_id_of("post:StackedDrgWinning32GiBV1"), "winning-32g");
+    EXPECT_EQ(api::proof_kind_of("post:StackedDrgWinning2KiBV1"), "winning-post");
+    EXPECT_EQ(api::proof_kind_of("post:StackedDrgWindow2KiBV1_1"), "window-post");
+    EXPECT_EQ(outcome([] { api::circuit_spec_of("snap-32g"); }).first, grpc::StatusCode::UNIMPLEMENTED);
     EXPECT_EQ(outcome([] { api::circuit_spec_of("no-such-circuit"); }).first, grpc::StatusCode::INVALID_ARGUMENT);
     EXPECT_EQ(outcome([] { api::circuit_spec_of("porep:StackedDrg3KiBV1"); }).first, grpc::StatusCode::INVALID_ARGUMENT);
 }
