@@ -128,7 +128,7 @@ lock_name = "cuzk-demo-lock-{1}"
 params_dir = "{2}"
 )",
                                               dir.string(), tag, params_dir.string(),
-                                              448ull << 20);  // the 2 KiB witness: 2.69 M rows, about 350 MB
+                                              16ull << 20);  // the 2 KiB partition's compact witness: 2.2 MB
     const auto c = service_options{config_path.string(), ""}.load();
     std::printf("cuzk demo: a %s PoRep C2 through the gRPC API, as Curio asks for it (files in %s)\n",
                 std::string(demo_proof).c_str(), dir.c_str());

@@ -41,7 +41,7 @@ TEST(PipelinePorep, C1ThroughTheDaemonsVerifiesWithVerifySeal) {
     o.slots = 2;
     o.gpud_workers = 1;
     o.partition_timeout_s = 1800;   // a 2 KiB partition takes tens of seconds here: no re-dispatch meanwhile
-    o.slot_bytes = 448ull << 20;    // the 2 KiB witness: 2.69 M rows, about 350 MB
+    o.slot_bytes = 16ull << 20;     // the 2 KiB partition's compact witness: 2.2 MB
     pipeline sut(o);
     const auto dir = sut.dir();
     const auto params_dir = sut.config().gpud.params_dir;

@@ -66,8 +66,9 @@ finish() {
 }
 trap finish EXIT
 
-# One partition of a 2 KiB PoRep on the CPU: a 448 MiB slot holds its witness, and it takes tens of seconds
-# on two cores (no re-dispatch meanwhile). No metrics HTTP port: tests running beside this one would share it.
+# One partition of a 2 KiB PoRep on the CPU: a 16 MiB slot holds its compact witness (2.2 MB), and it takes
+# tens of seconds on two cores (no re-dispatch meanwhile). No metrics HTTP port: tests running beside this one
+# would share it.
 cat >"$config" <<TOML
 [runtime]
 dir = "$dir/rt"
@@ -76,7 +77,7 @@ log_level = "info"
 [ring]
 name = "$ring"
 slots = 2
-slot_bytes = $((448 << 20))
+slot_bytes = $((16 << 20))
 [assemblerd]
 partition_timeout_s = 1800
 [synthd]
