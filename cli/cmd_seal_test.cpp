@@ -126,8 +126,8 @@ int write_synthetic_post(const porep::registered_proof& proof, const seal_test_o
     std::printf("%s\n", post.finish().dump(2).c_str());
     std::fprintf(stderr,
                  "wrote %s/post.json and %u SYNTHETIC %s WindowPoSt vanilla proofs (and one WinningPoSt) for timing: "
-                 "their Merkle siblings are random, so they are NOT a valid witness and no valid proof can be made "
-                 "from them.\n",
+                 "openings of a sparse random tree R, not of a sealed sector; they verify, but prove nothing about "
+                 "any sector on chain.\n",
                  o.out.c_str(), o.sectors, std::string(proof.name).c_str());
     return exit_ok;
 }

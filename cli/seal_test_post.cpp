@@ -75,21 +75,23 @@ void post_vanilla_writer::add_synthetic(uint64_t sector_id, std::mt19937_64& rng
     const uint64_t index = sectors_.size();
     const auto window = post::sector_challenges(window_version_, randomness_, sector_id, index,
                                                 post::WINDOW_POST_CHALLENGES, window_shape_.leaves);
-    const auto proof = post::make_synthetic_sector_proof(window_shape_, sector_id, window, rng);
+    // The first sector also has a WinningPoSt proof: one sparse tree R opens both sets of leaves.
+    const auto winning = index == 0 ? post::sector_challenges(graph::api_version::v1_0, randomness_, sector_id, 0,
+                                                              post::WINNING_POST_CHALLENGES, winning_shape_.leaves)
+                                    : std::vector<uint64_t>{};
+    std::vector<uint64_t> opened(window.begin(), window.end());
+    opened.insert(opened.end(), winning.begin(), winning.end());
+    const post::sparse_tree_r tree(window_shape_, opened, rng);
+    const ff::fr_t comm_c = ff::fr_t::random(rng);
+    const auto proof = post::make_synthetic_sector_proof(window_shape_, sector_id, window, tree, comm_c);
     nlohmann::ordered_json entry;
     entry["sector_id"] = sector_id;
     entry["comm_r"] = c1::to_hex(proof.comm_r);
     write("window", sector_id, post::encode_sector_proof(proof), entry);
     entry["winning_vanilla"] = nullptr;
     if (index == 0) {
-        // The same comm_c and comm_r_last as the WindowPoSt proof, so both name one sector.
-        const auto winning = post::sector_challenges(graph::api_version::v1_0, randomness_, sector_id, 0,
-                                                     post::WINNING_POST_CHALLENGES, winning_shape_.leaves);
-        auto w = post::make_synthetic_sector_proof(winning_shape_, sector_id, winning, rng);
-        w.comm_r = proof.comm_r;
-        w.sectors[0].comm_c = proof.sectors[0].comm_c;
-        w.sectors[0].comm_r_last = proof.sectors[0].comm_r_last;
-        for (auto& p : w.sectors[0].inclusion_proofs) p.root = proof.sectors[0].comm_r_last;
+        // The same tree and comm_c as the WindowPoSt proof, so both name one sector.
+        const auto w = post::make_synthetic_sector_proof(winning_shape_, sector_id, winning, tree, comm_c);
         write("winning", sector_id, post::encode_sector_proof(w), entry);
     }
     sectors_.push_back(std::move(entry));
@@ -102,9 +104,9 @@ nlohmann::ordered_json post_vanilla_writer::finish() {
     j["randomness"] = c1::to_hex(randomness_);
     j["synthetic"] = synthetic_;
     if (synthetic_)
-        j["note"] = "SYNTHETIC vanilla proofs for timing: the shape and challenged leaves are right, the leaves and "
-                    "Merkle siblings are random, so they are NOT a valid witness and no valid proof can be made "
-                    "from them";
+        j["note"] = "SYNTHETIC vanilla proofs for timing: openings of a sparse random tree R (the challenged leaves, "
+                    "random, with random siblings under one root), not of a sealed sector; they verify and their "
+                    "circuit is satisfied, but they prove nothing about any sector on chain";
     j["window_post"] = {
         {"registered_proof",
          "StackedDrgWindow" + size + (window_version_ == graph::api_version::v1_2 ? "V1_1" : "V1")},

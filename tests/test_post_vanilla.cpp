@@ -436,15 +436,29 @@ TEST_F(PostVanillaVerify, ShapeIsCheckedForProofsInMemory) {
     EXPECT_REFUSED(verify_sector_proof(p, window_, l), "vanilla_proof.sectors holds 2 entries");
 }
 
-TEST(PostVanillaSynthetic, IsWellShapedButNotAWitness) {
+// A synthetic 32 GiB (and 64 GiB) vanilla proof opens a sparse tree R: well shaped, the challenged leaves at
+// their positions, and every path hashes to comm_r_last: it verifies natively.
+TEST(PostVanillaSynthetic, OpensASparseTreeAndVerifies) {
+    for (const uint64_t size : {32 * GiB, 64 * GiB}) {
+        for (const unsigned challenges : {WINDOW_POST_CHALLENGES, WINNING_POST_CHALLENGES}) {
+            const auto shape = vanilla_shape_of(size, challenges);
+            const auto r = test_randomness(8);
+            const auto l = sector_challenges(graph::api_version::v1_2, r, 42, 0, shape.challenges, shape.leaves);
+            std::mt19937_64 rng(8);
+            const auto p = make_synthetic_sector_proof(shape, 42, l, rng);
+            EXPECT_NO_THROW(check_shape(p, shape, "synthetic"));
+            for (size_t n = 0; n < l.size(); ++n) EXPECT_EQ(p.sectors[0].inclusion_proofs[n].leaf_index(), l[n]);
+            EXPECT_NO_THROW(verify_sector_proof(p, shape, l)) << size << " " << challenges;
+            // Another leaf's value breaks its path: the verifier still checks.
+            auto q = p;
+            q.sectors[0].inclusion_proofs[3].leaf[0] ^= 1;
+            EXPECT_REFUSED(verify_sector_proof(q, shape, l), "inclusion proof 3", "the path from leaf");
+        }
+    }
     const auto shape = vanilla_shape_of(32 * GiB, WINDOW_POST_CHALLENGES);
-    const auto r = test_randomness(8);
-    const auto l = sector_challenges(graph::api_version::v1_2, r, 42, 0, shape.challenges, shape.leaves);
-    std::mt19937_64 rng(8);
-    const auto p = make_synthetic_sector_proof(shape, 42, l, rng);
-    EXPECT_NO_THROW(check_shape(p, shape, "synthetic"));
-    for (size_t n = 0; n < l.size(); ++n) EXPECT_EQ(p.sectors[0].inclusion_proofs[n].leaf_index(), l[n]);
-    EXPECT_REFUSED(verify_sector_proof(p, shape, l), "sector 42, inclusion proof 0", "does not hash to comm_r_last");
+    const std::vector<uint64_t> beyond{shape.leaves};
+    std::mt19937_64 rng(1);
+    EXPECT_THROW(sparse_tree_r(shape, beyond, rng), std::invalid_argument);
 }
 
 // ---- cuzk seal-test --post-randomness --------------------------------------------------------------
@@ -519,15 +533,16 @@ TEST_F(PostSealTest, ApiVersion100UsesTheSectorsPosition) {
     verify_sector_proof(p, shape, sector_challenges(graph::api_version::v1_0, test_randomness(6), id, 1, 10, 64));
 }
 
-TEST_F(PostSealTest, SyntheticThirtyTwoGiBSaysItIsNoWitness) {
+TEST_F(PostSealTest, SyntheticThirtyTwoGiBSaysWhatItIsAndVerifies) {
     const auto r = test::run_cuzk("seal-test --registered-proof StackedDrg32GiBV1_1 --synthetic --sectors 3 "
                                   "--post-randomness " + c1::to_hex(test_randomness(7)) + " --out " + dir_.string());
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find("NOT a valid witness"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("SYNTHETIC"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("not of a sealed sector"), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(dir_ / "c1.json"));
     const auto post = read_json(dir_ / "post.json");
     EXPECT_EQ(post["synthetic"], true);
-    EXPECT_NE(post["note"].get<std::string>().find("NOT a valid witness"), std::string::npos);
+    EXPECT_NE(post["note"].get<std::string>().find("not of a sealed sector"), std::string::npos);
     EXPECT_EQ(post["window_post"]["registered_proof"], "StackedDrgWindow32GiBV1_1");
     const auto window = vanilla_shape_of(32 * GiB, WINDOW_POST_CHALLENGES);
     std::vector<std::vector<uint8_t>> files;
@@ -536,7 +551,12 @@ TEST_F(PostSealTest, SyntheticThirtyTwoGiBSaysItIsNoWitness) {
         EXPECT_EQ(files.back().size(), 24960u);
     }
     const std::vector<std::span<const uint8_t>> spans(files.begin(), files.end());
-    EXPECT_EQ(decode_window_proofs(spans, window, 2349).size(), 3u);
+    const auto decoded = decode_window_proofs(spans, window, 2349);
+    ASSERT_EQ(decoded.size(), 3u);
+    for (size_t i = 0; i < decoded.size(); ++i)  // each verifies against its own challenges (API 1.2.0)
+        EXPECT_NO_THROW(verify_sector_proof(decoded[i], window,
+                                            sector_challenges(graph::api_version::v1_2, test_randomness(7),
+                                                              decoded[i].sector_id, i, 10, window.leaves)));
     const auto winning = read_bytes(dir_ / post["sectors"][0]["winning_vanilla"].get<std::string>());
     EXPECT_EQ(winning.size(), 164064u);
     EXPECT_EQ(decode_sector_proof(winning, vanilla_shape_of(32 * GiB, WINNING_POST_CHALLENGES)).comm_r,

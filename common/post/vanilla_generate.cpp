@@ -54,29 +54,23 @@ fallback_sector_proof make_sector_proof(const porep::sealed_sector& sector, cons
 }
 
 fallback_sector_proof make_synthetic_sector_proof(const vanilla_shape& shape, uint64_t sector_id,
-                                                  std::span<const uint64_t> challenged_leaves, std::mt19937_64& rng) {
-    std::vector<unsigned> arities(shape.base_levels, shape.base_arity);
-    if (shape.sub_arity) arities.push_back(shape.sub_arity);
-    if (shape.top_arity) arities.push_back(shape.top_arity);
-    const ff::fr_t comm_c = ff::fr_t::random(rng), comm_r_last = ff::fr_t::random(rng);
-
+                                                  std::span<const uint64_t> challenged_leaves,
+                                                  const sparse_tree_r& tree, const ff::fr_t& comm_c) {
     fallback_sector_proof out;
     out.sector_id = sector_id;
-    out.comm_r = bytes_of(poseidon::hash2(comm_c, comm_r_last));
+    out.comm_r = bytes_of(poseidon::hash2(comm_c, tree.root()));
     sector_proof& s = out.sectors.emplace_back();
     s.comm_c = bytes_of(comm_c);
-    s.comm_r_last = bytes_of(comm_r_last);
-    for (uint64_t leaf : challenged_leaves) {
-        std::vector<merkle::path_level> levels(arities.size());
-        uint64_t idx = leaf;
-        for (size_t l = 0; l < arities.size(); ++l) {
-            levels[l].index = uint32_t(idx % arities[l]);
-            idx /= arities[l];
-            for (unsigned j = 1; j < arities[l]; ++j) levels[l].siblings.push_back(ff::fr_t::random(rng));
-        }
-        s.inclusion_proofs.push_back(proof_of(shape, ff::fr_t::random(rng), comm_r_last, levels));
-    }
+    s.comm_r_last = bytes_of(tree.root());
+    for (uint64_t leaf : challenged_leaves)
+        s.inclusion_proofs.push_back(proof_of(shape, tree.leaf(leaf), tree.root(), tree.proof(leaf)));
     return out;
+}
+
+fallback_sector_proof make_synthetic_sector_proof(const vanilla_shape& shape, uint64_t sector_id,
+                                                  std::span<const uint64_t> challenged_leaves, std::mt19937_64& rng) {
+    const sparse_tree_r tree(shape, challenged_leaves, rng);
+    return make_synthetic_sector_proof(shape, sector_id, challenged_leaves, tree, ff::fr_t::random(rng));
 }
 
 }  // namespace cuzk::post
