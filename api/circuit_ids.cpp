@@ -43,21 +43,18 @@ std::string circuit_spec_of(const std::string& id) {
             throw api_error(grpc::StatusCode::UNIMPLEMENTED,
                             fmt::format("circuit_id '{}': that proof is not proved by this service yet ({} are)", id,
                                         known_ids()));
-    if (id.starts_with("porep:")) {
-        try {
+    // A PoRep or PoSt spec is taken as it is once its registered proof is known.
+    try {
+        if (id.starts_with("porep:")) {
             (void)porep::registered_proof_by_name(id.substr(6));
             return id;
-        } catch (const std::exception& e) {
-            throw api_error(grpc::StatusCode::INVALID_ARGUMENT, fmt::format("circuit_id '{}': {}", id, e.what()));
         }
-    }
-    if (id.starts_with("post:")) {
-        try {
+        if (id.starts_with("post:")) {
             (void)post::registered_post_proof_by_name(id.substr(5));
             return id;
-        } catch (const std::exception& e) {
-            throw api_error(grpc::StatusCode::INVALID_ARGUMENT, fmt::format("circuit_id '{}': {}", id, e.what()));
         }
+    } catch (const std::exception& e) {
+        throw api_error(grpc::StatusCode::INVALID_ARGUMENT, fmt::format("circuit_id '{}': {}", id, e.what()));
     }
     if (!id.empty() && id.find('@') == std::string::npos) {
         try {

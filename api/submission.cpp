@@ -67,7 +67,7 @@ std::string post_payload(const v1::SubmitProofRequest& r, int kind) {
     if (r.vanilla_proofs_size() == 0 || static_cast<std::uint64_t>(r.vanilla_proofs_size()) > proof->sector_count)
         invalid(fmt::format("vanilla_proofs has {} entries; {} takes {}", r.vanilla_proofs_size(), proof->name,
                             winning ? std::string("exactly 1") : fmt::format("1 to {}", proof->sector_count)));
-    const std::vector<std::string> proofs(r.vanilla_proofs().begin(), r.vanilla_proofs().end());
+    const std::vector<std::string_view> proofs(r.vanilla_proofs().begin(), r.vanilla_proofs().end());
     return daemon::encode_post_job_input(*proof, randomness, proofs);
 }
 

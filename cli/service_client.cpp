@@ -92,7 +92,8 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
             const auto bytes = read_file_bytes(f, "vanilla proof");
             proofs.emplace_back(bytes.begin(), bytes.end());
         }
-        payload = daemon::encode_post_job_input(proof, randomness, proofs);
+        payload = daemon::encode_post_job_input(proof, randomness,
+                                                std::vector<std::string_view>(proofs.begin(), proofs.end()));
         const bool winning = proof.kind == post::post_kind::winning;
         m.kind = winning ? ipc::proof_kind::winning_post : ipc::proof_kind::window_post;
         if (m.priority == 0) m.priority = winning ? 200 : 100;

@@ -48,13 +48,17 @@ struct reader {
 }  // namespace
 
 std::string encode_post_job_input(const post::registered_post_proof& proof, const post::bytes32& randomness,
-                                  std::span<const std::string> vanilla_proofs) {
+                                  std::span<const std::string_view> vanilla_proofs) {
     if (vanilla_proofs.empty() || vanilla_proofs.size() > proof.sector_count)
         throw input_error(fmt::format("{} vanilla proofs; {} takes {} per partition", vanilla_proofs.size(), proof.name,
                                       proof.kind == post::post_kind::winning
                                           ? std::string("exactly 1")
                                           : fmt::format("1 to {}", proof.sector_count)));
-    std::string out(magic, magic_bytes);
+    std::size_t bytes = magic_bytes + 8 + 32 + 8;
+    for (const auto& v : vanilla_proofs) bytes += 8 + v.size();
+    std::string out;
+    out.reserve(bytes);
+    out.append(magic, magic_bytes);
     put_u64(out, proof.id);
     out.append(reinterpret_cast<const char*>(randomness.data()), randomness.size());
     put_u64(out, vanilla_proofs.size());

@@ -17,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,9 +39,10 @@ struct post_job_input {
     std::string circuit_spec() const { return "post:" + std::string(proof->name); }
 };
 
-// The file's bytes. Throws input_error for a proof count the registered proof does not allow.
+// The file's bytes (views of the proofs: a full WindowPoSt request is ~60 MB, copied once, here). Throws
+// input_error for a proof count the registered proof does not allow.
 std::string encode_post_job_input(const post::registered_post_proof& proof, const post::bytes32& randomness,
-                                  std::span<const std::string> vanilla_proofs);
+                                  std::span<const std::string_view> vanilla_proofs);
 
 // The header alone (the registered proof and the vanilla proof count), nothing decoded. Throws input_error.
 std::pair<const post::registered_post_proof*, std::uint64_t> parse_post_job_header(std::span<const std::uint8_t> bytes,
