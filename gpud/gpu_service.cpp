@@ -192,12 +192,8 @@ public:
         const auto gpu = std::to_string(config_.gpud.gpu);
         const auto picked = steady::now();
         tl::emit(tl::event::gpu_pickup, job, {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}});
-        if (cancelled(claim.job_id)) {
-            release_slot(claim, "a cancel");
-            spdlog::info("job {} partition {}: cancelled, slot {} freed unproved", job, part, slot);
-            return;
-        }
         if (device_lost_) return leave_for_next_gpud(claim, worker, "before prepare");
+        if (stops_at_boundary(claim, "before prepare")) return;
         ipc::partition_proof_msg out;
         out.job_id = claim.job_id;
         out.partition = claim.partition;
@@ -231,12 +227,23 @@ public:
             out.timings.prep_us = us_since(t);
             // No kernels on a device another worker found lost (they would fail, or worse, wait on it).
             if (device_lost_) return leave_for_next_gpud(claim, worker, "after prepare");
+            // Before the lock: a cancel or a stop that came during prepare costs no GPU time.
+            if (stops_at_boundary(claim, "after prepare")) return;
 
             step = proving_step::kernels;
             state.phase = "lock_wait";
             t = steady::now();
-            auto guard = lock_.acquire();
+            // The wait gives up for a cancel or a stop (the partition leaves at this boundary, below) and a lost device.
+            auto guard = lock_.acquire_unless([&] {
+                return device_lost_.load() || daemon::shutdown_requested() || cancelled(claim.job_id);
+            });
             if (device_lost_) return leave_for_next_gpud(claim, worker, "before the kernels");  // |guard| frees the lock
+            if (!guard) {
+                stops_at_boundary(claim, "while waiting for the CUDA lock");
+                return;
+            }
+            // One that came while this worker waited for the lock: the lock goes to the next waiter at once.
+            if (stops_at_boundary(claim, "before the kernels")) return;
             out.timings.lock_wait_us = us_since(t);
             tl::emit(tl::event::lock_wait, job,
                      {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
@@ -250,10 +257,17 @@ public:
             tl::emit(tl::event::gpu_end, job,
                      {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.gpu_us / 1000)}});
-            const auto held = guard.release();
+            const auto held = guard->release();
             if (held.lost) spdlog::warn("worker {}: the CUDA lock had been taken from this process (judged dead)", worker);
 
             // Kernels that returned ran on a working device: the proof is good even if the device was lost since.
+            // A stopping gpud finishes the tail (CPU work, shorter than proving again); a cancelled job's does not.
+            if (cancelled(claim.job_id)) {
+                release_slot(claim, "a cancel");
+                spdlog::info("job {} partition {}: cancelled during the kernels, slot {} freed without its tail", job,
+                             part, slot);
+                return;
+            }
             step = proving_step::tail;
             state.phase = "tail";
             t = steady::now();
@@ -291,6 +305,28 @@ public:
         sent_before_release_.wait_for_flush();
         release_slot(claim, "its failure");
         if (!lost.empty()) on_device_lost(worker, lost);
+    }
+
+    // A step boundary (before prepare, after it, once the CUDA lock is held): a cancelled job's partition is
+    // dropped there, its slot freed unproved, and a gpud asked to stop (SIGTERM) hands the partition back READY,
+    // so the next gpud proves the witness as it is, within the stop's grace period and without a second owner.
+    // True when the worker leaves the partition here.
+    bool stops_at_boundary(const ipc::proving_claim& claim, std::string_view where) {
+        if (cancelled(claim.job_id)) {
+            release_slot(claim, "a cancel");
+            spdlog::info("job {} partition {}: cancelled, slot {} freed unproved ({})", claim.job_id, claim.partition,
+                         claim.slot, where);
+            return true;
+        }
+        if (!daemon::shutdown_requested()) return false;
+        const auto status = prover_.hand_back(claim);
+        if (status == ipc::transition_status::ok)
+            spdlog::info("job {} partition {}: gpud is stopping: slot {} handed back READY {} for the next gpud",
+                         claim.job_id, claim.partition, claim.slot, where);
+        else
+            spdlog::warn("job {} partition {}: hand-back of ring slot {} refused: {}", claim.job_id, claim.partition,
+                         claim.slot, ipc::to_string(status));
+        return true;
     }
 
     // A refused release means the slot is ours no more (a reclaim_dead elsewhere judged this process dead):

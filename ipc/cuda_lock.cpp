@@ -191,7 +191,12 @@ std::optional<cuda_lock_guard> cuda_lock::try_acquire_for(std::chrono::nanosecon
     return acquire_until(std::chrono::steady_clock::now() + timeout);
 }
 
-std::optional<cuda_lock_guard> cuda_lock::acquire_until(std::optional<std::chrono::steady_clock::time_point> deadline) {
+std::optional<cuda_lock_guard> cuda_lock::acquire_unless(const std::function<bool()>& give_up) {
+    return acquire_until(std::nullopt, &give_up);
+}
+
+std::optional<cuda_lock_guard> cuda_lock::acquire_until(std::optional<std::chrono::steady_clock::time_point> deadline,
+                                                        const std::function<bool()>* give_up) {
     const auto& name = location().name;
     const auto self = current_process();
     const auto tid = current_thread_id();
@@ -229,6 +234,10 @@ std::optional<cuda_lock_guard> cuda_lock::acquire_until(std::optional<std::chron
     for (;;) {
         advance_turn(data, self, name);
         if (data.held == 0 && data.now_serving == ticket) break;
+        if (give_up && (*give_up)()) {
+            entry->pid = 0;  // as at a deadline: the ticket is skipped when its turn comes
+            return std::nullopt;
+        }
         auto timeout = std::chrono::nanoseconds(liveness_poll_);
         if (deadline) {
             const auto now = std::chrono::steady_clock::now();

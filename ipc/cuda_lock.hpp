@@ -14,6 +14,7 @@
 #include "ipc/shm_segment.hpp"
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -88,6 +89,10 @@ public:
     [[nodiscard]] cuda_lock_guard acquire();
     // As acquire, but gives up after |timeout| (std::nullopt; the queue position is abandoned and skipped).
     [[nodiscard]] std::optional<cuda_lock_guard> try_acquire_for(std::chrono::nanoseconds timeout);
+    // As acquire, keeping its place in the queue, but gives up (std::nullopt, the ticket abandoned) once
+    // |give_up| returns true: asked before each wait and at least every liveness poll while waiting, under the
+    // lock's bookkeeping mutex, so it must be quick and must not block (gpud: its job was cancelled, or it stops).
+    [[nodiscard]] std::optional<cuda_lock_guard> acquire_unless(const std::function<bool()>& give_up);
 
     cuda_lock_stats statistics() const;
     lock_state state() const;
@@ -97,7 +102,8 @@ public:
 
 private:
     cuda_lock(shm_segment segment, std::chrono::milliseconds liveness_poll);
-    std::optional<cuda_lock_guard> acquire_until(std::optional<std::chrono::steady_clock::time_point> deadline);
+    std::optional<cuda_lock_guard> acquire_until(std::optional<std::chrono::steady_clock::time_point> deadline,
+                                                 const std::function<bool()>* give_up = nullptr);
 
     shm_segment segment_;
     cuda_lock_data* data_ = nullptr;

@@ -9,6 +9,7 @@
 //                abort            WRITING -> FREE
 //   ring_prover  take_ready       READY -> PROVING    (the oldest commit first)
 //                release          PROVING -> FREE
+//                hand_back        PROVING -> READY    (generation + 1: a stopping prover returns it unproved)
 //   both views   discard_ready    READY -> FREE for one job (cancel: whichever stage hears it frees them)
 //   any process  reclaim_dead     WRITING -> FREE, PROVING -> READY, generation + 1, when the holder is dead
 //

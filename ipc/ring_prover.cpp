@@ -85,4 +85,24 @@ transition_status ring_prover::release(const proving_claim& claim) {
     return transition_status::ok;
 }
 
+transition_status ring_prover::hand_back(const proving_claim& claim) {
+    if (claim.slot >= ring_.slot_count()) return transition_status::no_such_slot;
+    const auto self = partition_ring::self_as_holder();
+    ring_slot& s = ring_.slot(claim.slot);
+    std::uint64_t expected = slot_word{slot_state::proving, self.pid, claim.generation}.pack();
+    // Relaxed: pre-check, as in release.
+    const std::uint64_t observed = s.control.load(std::memory_order_relaxed);
+    if (observed != expected) return ring_.diagnose(observed, slot_state::proving, claim.generation, self.pid);
+    s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
+    s.holder_start_time.store(0, std::memory_order_relaxed);
+    // Release: the metadata stays as committed; the next prover's acquire take sees it, as after a commit.
+    const slot_word after{slot_state::ready, 0, claim.generation + 1};
+    if (!s.control.compare_exchange_strong(expected, after.pack(), std::memory_order_release,
+                                           std::memory_order_relaxed)) {
+        return ring_.diagnose(expected, slot_state::proving, claim.generation, self.pid);
+    }
+    ring_.wake_provers();
+    return transition_status::ok;
+}
+
 }  // namespace cuzk::ipc

@@ -1,5 +1,5 @@
 // The prover's side of the partition ring (gpud): wait for a READY slot, take the oldest, read its witness,
-// then release it FREE. Owns its mapping of the ring; see partition_ring.hpp for the state machine.
+// then release it FREE (or hand it back READY, unproved, when stopping). Owns its mapping of the ring; see partition_ring.hpp for the state machine.
 #pragma once
 
 #include "ipc/partition_ring.hpp"
@@ -30,6 +30,10 @@ public:
     std::optional<proving_claim> take_ready();
     std::optional<proving_claim> take_ready(std::chrono::nanoseconds wait);
     [[nodiscard]] transition_status release(const proving_claim& claim);
+    // PROVING -> READY by its holder, generation + 1 (a new tenancy, as reclaim_dead gives a dead holder's slot):
+    // a gpud stopping gracefully hands an unproved witness back at a step boundary, so the next prover takes it
+    // as it is and nothing is synthesized again. The commit sequence stays, so it keeps its place in the order.
+    [[nodiscard]] transition_status hand_back(const proving_claim& claim);
 
     // Cancel: frees the READY slots of |job_id| unproved. Returns how many were freed.
     std::size_t discard_ready(std::uint64_t job_id) { return ring_.discard_ready_of(job_id); }

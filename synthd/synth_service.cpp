@@ -241,18 +241,40 @@ public:
         std::vector<std::uint32_t> parts = m.partitions;
         if (parts.empty())
             for (std::uint32_t p = 0; p < m.partition_count; ++p) parts.push_back(p);
-        std::size_t queued = 0;
+        // A partition whose witness is in the ring already (READY, or PROVING by a gpud, live or dead: a dead one's
+        // is reclaimed READY) has its owner there: assemblerd dispatches it again after a restart without knowing,
+        // and synthesizing it again would prove it twice. It is reported as synthesized instead.
+        const auto in_ring = witnesses_in_ring(m.job_id);
+        std::size_t queued = 0, found = 0;
         for (auto p : parts) {
             if (p >= input.partitions) {
                 results_.push(ipc::partition_failed_msg{
                     m.job_id, p, false, fmt::format("partition {} is beyond the job's {}", p, input.partitions)});
                 continue;
             }
+            if (auto it = in_ring.find(p); it != in_ring.end()) {
+                results_.push(ipc::slot_ready_msg{m.job_id, p, it->second.slot, it->second.generation,
+                                                  it->second.payload_bytes});
+                ++found;
+                continue;
+            }
             auto spec = porep || post ? input.circuit : input.partition_spec(p);
             queued += queue_.push({m.job_id, p, m.priority, std::move(spec), porep, post}) ? 1 : 0;
         }
+        if (found)
+            spdlog::info("job {}: {} of its partitions are in the ring already (READY or PROVING): not synthesized again",
+                         m.job_id, found);
         spdlog::debug("job {}: {} of {} partitions queued ({} already here)", m.job_id, queued, parts.size(),
-                      parts.size() - queued);
+                      parts.size() - queued - found);
+    }
+
+    // The job's partitions whose witness is committed to the ring, by partition.
+    std::map<std::uint32_t, ipc::slot_snapshot> witnesses_in_ring(std::uint64_t job_id) const {
+        std::map<std::uint32_t, ipc::slot_snapshot> found;
+        for (const auto& s : writer_.ring().snapshot())
+            if (s.job_id == job_id && (s.state == ipc::slot_state::ready || s.state == ipc::slot_state::proving))
+                found.emplace(s.partition, s);
+        return found;
     }
 
     void on_cancel(const ipc::cancel_msg& m) {

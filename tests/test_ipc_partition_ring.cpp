@@ -413,6 +413,39 @@ TEST_F(PartitionRing, IllegalTransitionsAreRefusedWithoutSideEffects) {
     EXPECT_EQ(sut.ring().counters().aborts, 1u);
 }
 
+// A stopping prover hands its slot back READY, unproved: the witness and its place in the order stay, the
+// next prover takes it as a new tenancy, and the old claim can neither release nor hand back again.
+TEST_F(PartitionRing, HandBackReturnsAProvingSlotReadyAsANewTenancy) {
+    auto sut = make_roles();
+    auto first = sut.writer.claim_for_write(7, 1);
+    ASSERT_TRUE(first);
+    ASSERT_EQ(sut.writer.commit(*first, 32), transition_status::ok);
+    auto second = sut.writer.claim_for_write(7, 2);
+    ASSERT_TRUE(second);
+    ASSERT_EQ(sut.writer.commit(*second, 32), transition_status::ok);
+
+    auto taken = sut.prover.take_ready();
+    ASSERT_TRUE(taken);
+    EXPECT_EQ(taken->partition, 1u);
+    ASSERT_EQ(sut.prover.hand_back(*taken), transition_status::ok);
+    const auto snap = sut.ring().snapshot()[taken->slot];
+    EXPECT_EQ(snap.state, slot_state::ready);
+    EXPECT_EQ(snap.holder, 0);
+    EXPECT_EQ(snap.generation, taken->generation + 1);
+    EXPECT_EQ(snap.payload_bytes, 32u);
+    EXPECT_EQ(sut.prover.release(*taken), transition_status::stale_generation);
+    EXPECT_EQ(sut.prover.hand_back(*taken), transition_status::stale_generation);
+
+    // Partition 1 was committed first and keeps its place ahead of partition 2.
+    auto again = sut.prover.take_ready();
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->slot, taken->slot);
+    EXPECT_EQ(again->partition, 1u);
+    EXPECT_EQ(again->commit_seq, taken->commit_seq);
+    EXPECT_EQ(sut.prover.release(*again), transition_status::ok);
+    EXPECT_EQ(sut.ring().counters().releases, 1u);
+}
+
 TEST_F(PartitionRing, SlotHeldByAnotherProcessIsNotOurs) {
     auto sut = make_roles();
     child_process child([&] {
