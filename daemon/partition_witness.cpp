@@ -35,6 +35,10 @@ std::uint64_t witness_bytes(const witness::witness_assignment& w) {
     return inputs_offset + 32 * w.num_inputs() + witness::serialized_bytes(w.aux());
 }
 
+std::uint64_t witness_bytes_floor(std::uint64_t num_inputs, std::uint64_t num_aux) {
+    return inputs_offset + 32 * num_inputs + witness::serialized_bytes(num_aux, 0);
+}
+
 std::uint64_t write_witness(std::span<std::byte> out, const witness::witness_assignment& w, std::string_view spec) {
     if (spec.size() > witness_spec_limit)
         throw std::invalid_argument(fmt::format("circuit spec '{}' is longer than {} bytes", spec, witness_spec_limit));

@@ -31,6 +31,9 @@ inline constexpr std::size_t witness_spec_limit = 240;
 
 // Bytes |w|'s witness takes in a slot.
 std::uint64_t witness_bytes(const witness::witness_assignment& w);
+// The fewest bytes any witness of a circuit with |num_inputs| inputs (ONE included) and |num_aux| aux values takes
+// in a slot (every aux value a bit): more than a slot holds, and no partition of that circuit fits.
+std::uint64_t witness_bytes_floor(std::uint64_t num_inputs, std::uint64_t num_aux);
 
 // Writes |w|'s witness into |out|; returns the bytes used. Throws std::length_error naming both sizes when |out| is
 // too small (the ring's slot_bytes must grow) and std::invalid_argument for a spec too long.

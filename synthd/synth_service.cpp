@@ -28,6 +28,8 @@
 #include "daemon/shutdown_signal.hpp"
 #include "daemon/test_job_input.hpp"
 #include "ipc/endpoints.hpp"
+#include "ipc/shm_segment.hpp"
+#include "synthd/witness_floors.hpp"
 #include "synthd/work_queue.hpp"
 
 namespace cuzk::synthd {
@@ -81,6 +83,21 @@ public:
         const auto job = job_name(item.job_id);
         const auto part = std::to_string(item.partition);
         if (cancelled(item.job_id)) return;
+        // Before synthesis: a witness that cannot fit a slot even with every aux value a bit is refused here.
+        try {
+            const auto floor = floors_.of(item.circuit_spec);
+            if (floor > writer_.ring().slot_bytes()) {
+                fail(item, false,
+                     fmt::format("partition witness of {} needs at least {} (every aux value a bit), a ring slot "
+                                 "holds {}: raise [ring] slot_bytes to at least {}",
+                                 item.circuit_spec, ipc::format_bytes(floor),
+                                 ipc::format_bytes(writer_.ring().slot_bytes()), floor));
+                return;
+            }
+        } catch (const std::exception& e) {
+            fail(item, false, fmt::format("circuit {} cannot be sized: {}", item.circuit_spec, e.what()));
+            return;
+        }
         const auto t0 = steady::now();
         tl::emit(tl::event::synth_start, job, {{"partition", part}, {"worker", std::to_string(worker)}});
         // Only the witness: a, b and c are computed by gpud from the circuit's matrices. Reused per thread, so a
@@ -344,6 +361,7 @@ private:
     const daemon::config& config_;
     ipc::ring_writer writer_;
     work_queue queue_;
+    witness_floors floors_;
     daemon::outbox results_;
     const std::uint64_t budget_bytes_;
     // The priority of a WindowPoSt job (the API's HIGH): partitions at or above it start past the memory budget.

@@ -30,3 +30,22 @@ TEST(PipelineSynthdLimits, AJobClaimingMillionsOfPartitionsIsRefusedAtOnce) {
     EXPECT_LT(took, 1s);
     EXPECT_TRUE(sut.answers("synthd"));
 }
+
+// A witness that cannot fit a ring slot is refused before it is synthesized (issue: "synthd synthesizes a whole
+// witness before finding that it does not fit a ring slot; the size is known from the circuit before
+// synthesis"): the job fails naming the floor and the slot, no synthesis starts, and synthd serves on.
+TEST(PipelineSynthdLimits, AWitnessThatCannotFitASlotIsRefusedBeforeSynthesis) {
+    // mul:16384: 16 K aux values, at least ~5.4 KB as bits; 4 KiB slots cannot hold it.
+    pipeline sut({.slots = 2, .slot_bytes = 4096, .gpud_backend = "cpu"});
+    sut.start_all();
+    const auto id = sut.submit_ok("mul:16384", 2, 3);
+    const auto r = sut.await(id);
+    EXPECT_EQ(r.state, ipc::job_state::failed);
+    EXPECT_NE(r.error.find("needs at least"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("raise [ring] slot_bytes"), std::string::npos) << r.error;
+    EXPECT_EQ(sut.log_of("synthd").find(fmt::format("SYNTH_START,{},", id)), std::string::npos) << sut.log_of("synthd");
+    EXPECT_TRUE(sut.answers("synthd"));
+    // A circuit that fits is proved as before.
+    const auto next = sut.submit_ok("mul:64", 1, 4);
+    sut.expect_valid(sut.await(next), "mul:64", 1, 4);
+}

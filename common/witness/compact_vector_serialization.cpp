@@ -45,8 +45,10 @@ std::byte* put(std::byte* at, const void* src, std::size_t bytes) {
 
 }  // namespace
 
-std::uint64_t serialized_bytes(const compact_vector_view& v) {
-    return compact_header_bytes + block_bytes(blocks_of(v.size)) + 32 * std::uint64_t(v.full.size());
+std::uint64_t serialized_bytes(const compact_vector_view& v) { return serialized_bytes(v.size, v.full.size()); }
+
+std::uint64_t serialized_bytes(std::uint64_t size, std::uint64_t full) {
+    return compact_header_bytes + block_bytes(blocks_of(size)) + 32 * full;
 }
 
 std::uint64_t write(std::span<std::byte> out, const compact_vector_view& v) {

@@ -23,6 +23,9 @@ inline constexpr std::uint32_t compact_layout_version = 1;
 inline constexpr std::size_t compact_header_bytes = 32;
 
 std::uint64_t serialized_bytes(const compact_vector_view& v);
+// The same for a vector of |size| values of which |full| are full: known from a circuit's shape before its
+// witness exists (every value a bit gives the fewest bytes a witness of that size can take).
+std::uint64_t serialized_bytes(std::uint64_t size, std::uint64_t full);
 
 // Writes |v| at the start of |out|; returns the bytes used (serialized_bytes(v)). Throws std::length_error
 // naming both sizes when |out| is too small, std::invalid_argument when |v|'s block arrays do not have
