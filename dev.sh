@@ -21,6 +21,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
   libcpp-httplib-dev                                # /metrics and /status over HTTP
   python3-prometheus-client                         # tests: the metrics text parsed by Prometheus' own parser
   librsvg2-bin                                      # tests: the timeline SVG rendered to PNG
+  clang libclang-rt-14-dev                          # tests: the libFuzzer targets (tests/fuzz): clang, its fuzzer runtime
   golang-go golang-google-grpc-dev golang-google-protobuf-dev protoc-gen-go protoc-gen-go-grpc  # tests: a Go client, as Curio's
   systemd)                                          # systemd-analyze verifies the unit files in the tests
 

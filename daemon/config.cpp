@@ -21,6 +21,9 @@ template <class... F>
 struct overloaded : F... {
     using F::operator()...;
 };
+// Spelled out for clang before 17, which does not deduce an aggregate's template arguments (C++20's P1816).
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
 
 // Reads one section's keys (config_schema()) into the config; every other key is reported as unknown.
 class section_reader {
@@ -79,7 +82,8 @@ private:
         if (auto* node = find(key)) {
             if (!node->is_number()) bad(*node, key, "a number");
             out = *node->value<double>();
-            if (out < lo || out > hi) bad(*node, key, fmt::format("a number in {}..{}", lo, hi));
+            // Written so that TOML's nan, which compares false with everything, is refused too.
+            if (!(out >= lo && out <= hi)) bad(*node, key, fmt::format("a number in {}..{}", lo, hi));
         }
     }
     template <class T>

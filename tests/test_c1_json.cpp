@@ -207,6 +207,19 @@ TEST(C1Consistency, DetectsTampering) {
                  "$.replica_id: not a canonical field element");
 }
 
+// Seen with the C1 fuzz target (tests/fuzz/fuzz_c1_json.cpp): columns of more rows than Poseidon has an arity for made the
+// column hash throw std::invalid_argument, which assemblerd answers as an internal error, not as a bad C1.
+TEST(C1Consistency, ColumnsTallerThanAnyPoseidonArityAreABadC1) {
+    synthetic_c1 gen(7);
+    auto c1 = gen.make(1, 1);
+    auto& rows = c1.partitions[0][0].replica_columns.c_x.col.rows;
+    rows.resize(poseidon::MAX_ARITY + 4, rows[0]);
+    std::string msg = error_of([&] { c1::check_consistency(c1, "c1.json"); });
+    EXPECT_NE(msg.find("replica_column_proofs.c_x.column.rows: 40 rows: a column has one row per layer, at most 36"),
+              std::string::npos)
+        << msg;
+}
+
 TEST(Base64, DecodesAndRejects) {
     auto d = util::base64_decode("aGVsbG8=");
     ASSERT_TRUE(d);

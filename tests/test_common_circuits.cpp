@@ -2,12 +2,16 @@
 // computed values (SHA256 digest packed with multipack).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 #include "common/circuits/mul_chain.hpp"
 #include "common/circuits/registry.hpp"
 #include "common/circuits/sha256_chain.hpp"
 #include "common/cs/counting_cs.hpp"
 #include "common/cs/test_cs.hpp"
 #include "common/gadgets/sha256.hpp"
+#include "common/util/errors.hpp"
 
 using namespace cuzk;
 using ff::fr_t;
@@ -42,6 +46,25 @@ TEST(Registry, RejectsBadSpecsNamingThem) {
             EXPECT_NE(std::string(e.what()).find("'" + std::string(bad) + "'"), std::string::npos) << e.what();
         }
     }
+}
+
+// Seen with the API request fuzz target (tests/fuzz/fuzz_api_request.cpp): a test job naming
+// "porep:StackedDrg8MiBV1_1" had its check build the circuit, sealing an 8 MiB sector (minutes under the sanitizer)
+// on the thread answering the request. The check refuses what make_circuit refuses and builds nothing.
+TEST(Registry, ChecksSpecsWithoutBuildingThem) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 100; ++i) {
+        circuits::check_circuit_spec("porep:StackedDrg8MiBV1_1@" + std::to_string(i));
+        circuits::check_circuit_spec("post:StackedDrgWindow8MiBV1_1@" + std::to_string(i));
+    }
+    // A single sealing of the 8 MiB sector takes seconds.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+    circuits::check_circuit_spec("mul:64");
+    circuits::check_circuit_spec("sha256:4@abc");
+    for (const char* bad : {"", "sha256", "sha256:0", "mul:5@", "blake2s:3"})
+        EXPECT_THROW(circuits::check_circuit_spec(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(circuits::check_circuit_spec("porep:StackedDrg3KiBV1"), input_error);
+    EXPECT_THROW(circuits::check_circuit_spec("post:StackedDrgWindow3KiBV1"), input_error);
 }
 
 TEST(MulChain, HasNConstraintsOnePublicInputAndIsSatisfied) {

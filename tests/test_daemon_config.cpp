@@ -152,6 +152,14 @@ TEST(DaemonConfig, MistakesNameFileLineAndKey) {
     EXPECT_NE(error_of("verify = true\n").find("top-level key 'verify'"), std::string::npos);
 }
 
+// Seen with the configuration fuzz target (tests/fuzz/fuzz_config.cpp): nan compares false with both bounds, so a
+// range check written as "below lo or above hi" let it through, into the timeouts built from these keys.
+TEST(DaemonConfig, NotANumberIsOutOfEveryRange) {
+    for (const char* text : {"[assemblerd]\npartition_timeout_s = nan\n", "[assemblerd]\nresult_ttl_s = -nan\n",
+                             "[assemblerd]\nresult_ttl_s = inf\n"})
+        EXPECT_NE(error_of(text).find("must be a number in"), std::string::npos) << text << ": " << error_of(text);
+}
+
 // [api]: a TCP listen address other than loopback needs allow_from (the client networks); TLS takes a certificate
 // and its key together, client certificates need TLS; [metrics] serves HTTP over TCP only.
 TEST(DaemonConfig, ApiListenBeyondLoopbackNeedsAllowFrom) {

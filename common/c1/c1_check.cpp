@@ -139,6 +139,12 @@ private:
         if (cp.col.rows.size() != *layers || *layers == 0) {
             fail(path + ".column.rows", fmt::format("{} rows where the sector has {} layers", cp.col.rows.size(), *layers));
         }
+        // The column is hashed with Poseidon of arity |layers|, which has constants up to MAX_ARITY only (every
+        // registered proof has 11 layers at most): a taller column is the input's fault, not the hash's.
+        if (*layers > poseidon::MAX_ARITY) {
+            fail(path + ".column.rows",
+                 fmt::format("{} rows: a column has one row per layer, at most {}", *layers, poseidon::MAX_ARITY));
+        }
         same_tree(tree_c, cp.inclusion, path + ".inclusion_proof");
         if (cp.inclusion.leaf_index() != cp.col.index) {
             fail(path, fmt::format("column of node {} is proven at leaf {}", cp.col.index, cp.inclusion.leaf_index()));

@@ -47,6 +47,24 @@ size_t parse_count(std::string_view spec, std::string_view digits, size_t lo, si
     return v;
 }
 
+// A spec's parts: <kind>:<rest>[@seed].
+struct spec_parts {
+    std::string_view kind, rest;
+    std::string seed;
+};
+
+spec_parts split_spec(std::string_view spec) {
+    size_t colon = spec.find(':');
+    if (colon == std::string_view::npos) bad_spec(spec, "expected <name>:<count>[@seed]");
+    spec_parts p{spec.substr(0, colon), spec.substr(colon + 1), {}};
+    if (size_t at = p.rest.find('@'); at != std::string_view::npos) {
+        p.seed = std::string(p.rest.substr(at + 1));
+        p.rest = p.rest.substr(0, at);
+        if (p.seed.empty()) bad_spec(spec, "empty seed after '@'");
+    }
+    return p;
+}
+
 }  // namespace
 
 std::vector<circuit_info> list_circuits() {
@@ -65,17 +83,21 @@ std::vector<circuit_info> list_circuits() {
     };
 }
 
-std::unique_ptr<circuit> make_circuit(std::string_view spec) {
-    size_t colon = spec.find(':');
-    if (colon == std::string_view::npos) bad_spec(spec, "expected <name>:<count>[@seed]");
-    std::string_view kind = spec.substr(0, colon);
-    std::string_view rest = spec.substr(colon + 1);
-    std::string seed;
-    if (size_t at = rest.find('@'); at != std::string_view::npos) {
-        seed = std::string(rest.substr(at + 1));
-        rest = rest.substr(0, at);
-        if (seed.empty()) bad_spec(spec, "empty seed after '@'");
+void check_circuit_spec(std::string_view spec) {
+    const spec_parts p = split_spec(spec);
+    if (p.kind == "porep") {
+        (void)porep::registered_proof_by_name(p.rest);
+    } else if (p.kind == "post") {
+        (void)post::registered_post_proof_by_name(p.rest);
+    } else {
+        (void)make_circuit(spec);  // the chains: their constructors only parse the count and derive a seed
     }
+}
+
+std::unique_ptr<circuit> make_circuit(std::string_view spec) {
+    const spec_parts parts = split_spec(spec);
+    const std::string_view kind = parts.kind, rest = parts.rest;
+    const std::string& seed = parts.seed;
     if (kind == "porep") {
         const porep::registered_proof& proof = porep::registered_proof_by_name(rest);
         if (proof.nodes > porep::MAX_SAMPLE_NODES) return std::make_unique<porep::porep_partition_circuit>(proof);

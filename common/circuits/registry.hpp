@@ -21,6 +21,10 @@ struct circuit_info {
 
 // Throws std::invalid_argument naming the spec and the accepted forms.
 std::unique_ptr<circuit> make_circuit(std::string_view spec);
+// What make_circuit would refuse, refused the same way, without building anything: make_circuit seals a sample
+// sector (or a PoSt partition's sectors) for the PoRep and PoSt sizes up to 8 MiB, seconds of work that a
+// request's check must not do. An unknown registered proof throws cuzk::input_error, as in make_circuit.
+void check_circuit_spec(std::string_view spec);
 std::vector<circuit_info> list_circuits();
 
 }  // namespace cuzk::circuits
