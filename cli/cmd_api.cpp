@@ -18,6 +18,8 @@
 
 #include "api/api_client.hpp"
 #include "api/submission.hpp"
+#include "cli/access_check.hpp"
+#include "cli/client_errors.hpp"
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
@@ -41,9 +43,26 @@ struct api_options {
         cmd.add_option("--addr", addr, "API address: unix:///path or host:port (default: the configured [api] listen)");
     }
     std::unique_ptr<cuzk::v1::ProvingEngine::Stub> connect() const {
-        return api::connect(addr.empty() ? service.load().api_listen() : addr);
+        const std::string address = addr.empty() ? service.load().api_listen() : addr;
+        // gRPC, like ZeroMQ, retries a refused unix-socket connect until its deadline: say why at once.
+        for (const std::string_view scheme : {"unix://", "unix:"}) {
+            if (address.starts_with(scheme)) {
+                check_socket_access(address.substr(scheme.size()));
+                break;
+            }
+        }
+        return api::connect(address);
     }
 };
+
+// api::check, but RESOURCE_EXHAUSTED (the API's queue_full, or a full spool) is a busy service: exit 5, not bad
+// input, since the same request succeeds later.
+void check_reply(const grpc::Status& s, const char* call) {
+    if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED)
+        throw service_busy(
+            fmt::format("{}: {} (gRPC status {})", call, s.error_message(), static_cast<int>(s.error_code())));
+    api::check(s, call);
+}
 
 struct request_options {
     std::string c1, registered_proof, circuit, request_id, priority, randomness;
@@ -215,7 +234,7 @@ void add_api_command(CLI::App& app, action& run) {
                 *req.mutable_submit() = opt->request.build();
                 cuzk::v1::ProveResponse resp;
                 grpc::ClientContext ctx;
-                api::check(opt->api.connect()->Prove(&ctx, req, &resp), "Prove");
+                check_reply(opt->api.connect()->Prove(&ctx, req, &resp), "Prove");
                 return report(resp.result(), opt->out);
             };
         });
@@ -233,7 +252,7 @@ void add_api_command(CLI::App& app, action& run) {
             run = [opt] {
                 cuzk::v1::SubmitProofResponse resp;
                 grpc::ClientContext ctx;
-                api::check(opt->api.connect()->SubmitProof(&ctx, opt->request.build(), &resp), "SubmitProof");
+                check_reply(opt->api.connect()->SubmitProof(&ctx, opt->request.build(), &resp), "SubmitProof");
                 std::printf("%s\nqueue position %u\n", resp.job_id().c_str(), resp.queue_position());
                 return exit_ok;
             };
@@ -258,7 +277,7 @@ void add_api_command(CLI::App& app, action& run) {
                 req.set_timeout_ms(opt->timeout_ms);
                 cuzk::v1::AwaitProofResponse resp;
                 grpc::ClientContext ctx;
-                api::check(opt->api.connect()->AwaitProof(&ctx, req, &resp), "AwaitProof");
+                check_reply(opt->api.connect()->AwaitProof(&ctx, req, &resp), "AwaitProof");
                 return report(resp, opt->out);
             };
         });
@@ -278,7 +297,7 @@ void add_api_command(CLI::App& app, action& run) {
                 req.set_job_id(opt->job);
                 cuzk::v1::CancelProofResponse resp;
                 grpc::ClientContext ctx;
-                api::check(opt->api.connect()->CancelProof(&ctx, req, &resp), "CancelProof");
+                check_reply(opt->api.connect()->CancelProof(&ctx, req, &resp), "CancelProof");
                 std::printf("job %s cancelled (%s)\n", opt->job.c_str(),
                             resp.was_running() ? "work in flight was stopped" : "nothing was running");
                 return exit_ok;
@@ -293,7 +312,7 @@ void add_api_command(CLI::App& app, action& run) {
             run = [opt] {
                 cuzk::v1::GetStatusResponse resp;
                 grpc::ClientContext ctx;
-                api::check(opt->connect()->GetStatus(&ctx, {}, &resp), "GetStatus");
+                check_reply(opt->connect()->GetStatus(&ctx, {}, &resp), "GetStatus");
                 std::printf("%s\n", resp.DebugString().c_str());
                 return exit_ok;
             };
@@ -307,7 +326,7 @@ void add_api_command(CLI::App& app, action& run) {
             run = [opt] {
                 cuzk::v1::GetMetricsResponse resp;
                 grpc::ClientContext ctx;
-                api::check(opt->connect()->GetMetrics(&ctx, {}, &resp), "GetMetrics");
+                check_reply(opt->connect()->GetMetrics(&ctx, {}, &resp), "GetMetrics");
                 std::fputs(resp.prometheus_text().c_str(), stdout);
                 return exit_ok;
             };
@@ -331,7 +350,7 @@ void add_api_command(CLI::App& app, action& run) {
                     cuzk::v1::PreloadSrsRequest req;
                     req.set_circuit_id(opt->circuit_id);
                     cuzk::v1::PreloadSrsResponse resp;
-                    api::check(opt->api.connect()->PreloadSRS(&ctx, req, &resp), "PreloadSRS");
+                    check_reply(opt->api.connect()->PreloadSRS(&ctx, req, &resp), "PreloadSRS");
                     std::printf("%s: %s\n", opt->circuit_id.c_str(),
                                 resp.already_loaded() ? "already loaded"
                                                       : fmt::format("loaded in {} ms", resp.load_time_ms()).c_str());
@@ -339,7 +358,7 @@ void add_api_command(CLI::App& app, action& run) {
                     cuzk::v1::EvictSrsRequest req;
                     req.set_circuit_id(opt->circuit_id);
                     cuzk::v1::EvictSrsResponse resp;
-                    api::check(opt->api.connect()->EvictSRS(&ctx, req, &resp), "EvictSRS");
+                    check_reply(opt->api.connect()->EvictSRS(&ctx, req, &resp), "EvictSRS");
                     std::printf("%s: %s\n", opt->circuit_id.c_str(),
                                 resp.was_loaded() ? fmt::format("freed {} bytes", resp.freed_bytes()).c_str()
                                                   : "was not loaded");

@@ -1,6 +1,4 @@
 // cuzk await ID [--out F]: waits for a job; writes its proof; exit 0 done, 1 failed or cancelled.
-#include <unistd.h>
-
 #include <cstdio>
 #include <memory>
 
@@ -30,6 +28,7 @@ void add_await_command(CLI::App& app, action& run) {
         std::uint64_t job = 0;
         std::string out;
         unsigned timeout_s = 0;
+        progress_options progress;
     };
     auto opt = std::make_shared<options>();
     auto* cmd = app.add_subcommand("await", "Wait for a job; with --out, fetch its proof");
@@ -37,10 +36,11 @@ void add_await_command(CLI::App& app, action& run) {
     cmd->add_option("job", opt->job, "job id (from `cuzk submit`)")->required();
     cmd->add_option("--out", opt->out, "write the proof here");
     cmd->add_option("--timeout", opt->timeout_s, "give up after this many seconds (0: never)");
+    opt->progress.add_to(*cmd);
     cmd->callback([opt, &run] {
         run = [opt] {
             const auto r = await_job(opt->service.load(), opt->job, std::chrono::seconds(opt->timeout_s),
-                                     ::isatty(STDERR_FILENO) != 0, !opt->out.empty());
+                                     &opt->progress, !opt->out.empty());
             return report_outcome(r, opt->out);
         };
     });

@@ -63,7 +63,7 @@ void add_bench_command(CLI::App& app, action& run) {
                     const auto start = std::chrono::steady_clock::now();
                     try {
                         const auto id = submit_job(c, job);
-                        const auto r = await_job(c, id, std::chrono::seconds(0), false, true);
+                        const auto r = await_job(c, id, std::chrono::seconds(0), nullptr, true);
                         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                         std::lock_guard lock(mutex);
                         if (r.state == ipc::job_state::done) latencies.push_back(s);

@@ -5,8 +5,6 @@
 //            submits to the running pipeline and awaits the assembled proof, with progress per partition
 #include <spdlog/spdlog.h>
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -14,6 +12,7 @@
 
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
+#include "cli/progress_lines.hpp"
 #include "cli/service_client.hpp"
 #include "common/circuits/registry.hpp"
 #include "common/groth16/params_file.hpp"
@@ -31,6 +30,7 @@ struct prove_options {
     service_options service;
     job_request job;  // job.circuit is the circuit of both modes
     unsigned timeout_s = 0;
+    progress_options progress;
 };
 
 int prove_through_service(const prove_options& opt) {
@@ -39,7 +39,7 @@ int prove_through_service(const prove_options& opt) {
     const auto c = opt.service.load();
     const auto id = submit_job(c, opt.job);
     std::fprintf(stderr, "job %llu submitted\n", static_cast<unsigned long long>(id));
-    const auto r = await_job(c, id, std::chrono::seconds(opt.timeout_s), ::isatty(STDERR_FILENO) != 0, true);
+    const auto r = await_job(c, id, std::chrono::seconds(opt.timeout_s), &opt.progress, true);
     return report_outcome(r, opt.out);
 }
 }  // namespace
@@ -55,6 +55,7 @@ void add_prove_command(CLI::App& app, action& run) {
     cmd->add_option("--out", opt->out, "proof output (192 bytes per partition)")->required();
     cmd->add_option("--inputs-out", opt->inputs_out, "local prove: public inputs output (JSON array of decimal strings)");
     cmd->add_option("--timeout", opt->timeout_s, "service prove: give up after this many seconds (0: never)");
+    opt->progress.add_to(*cmd);
     cmd->callback([opt, &run] {
         run = [opt]() -> int {
             if (opt->params.empty()) return prove_through_service(*opt);
@@ -65,6 +66,7 @@ void add_prove_command(CLI::App& app, action& run) {
             groth16::parameters params = groth16::read_parameters(opt->params);
             groth16::proof_result res;
             try {
+                const progress_heartbeat progress("prove " + circuit_name, opt->progress);
                 res = groth16::create_proof(*circuit, params);
             } catch (const std::invalid_argument& e) {
                 // The parameters were made for another circuit: the user's inputs disagree.

@@ -5,6 +5,7 @@
 // --check synthesizes each partition against the witness first and names the first failing
 // constraint (the cause when a C1 is corrupt); without it a corrupt C1 shows as a proof that does
 // not verify.
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
+#include "cli/progress_lines.hpp"
 #include "common/c1/seal_commit_phase1.hpp"
 #include "common/cs/checking_cs.hpp"
 #include "common/groth16/params_file.hpp"
@@ -30,6 +32,7 @@ namespace {
 struct prove_c2_options {
     std::string c1, params, out;
     bool check = false;
+    progress_options progress;
 };
 
 int run_prove_c2(const prove_c2_options& o) {
@@ -47,7 +50,9 @@ int run_prove_c2(const prove_c2_options& o) {
     const auto pvk = groth16::prepare_verifying_key(params.vk);
 
     std::vector<groth16::proof> proofs;
+    progress_heartbeat progress("prove-c2 " + o.c1, o.progress);
     for (unsigned k = 0; k < proof.partitions; ++k) {
+        progress.step(fmt::format("partition {}/{}", k + 1, proof.partitions));
         porep::porep_partition_circuit circuit(proof, porep::witness_of(c1, proof, k),
                                                porep::generate_public_inputs(proof, graph, pub, k));
         if (o.check) {
@@ -85,6 +90,7 @@ void add_prove_c2_command(CLI::App& app, action& run) {
     cmd->add_option("--params", o->params, "Groth16 parameters of the registered proof (.params)")->required();
     cmd->add_option("--out", o->out, "proof output (192 bytes per partition)")->required();
     cmd->add_flag("--check", o->check, "check every constraint against the witness before proving");
+    o->progress.add_to(*cmd);
     cmd->callback([o, &run] { run = [o] { return run_prove_c2(*o); }; });
 }
 

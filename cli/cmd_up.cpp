@@ -1,5 +1,7 @@
 // cuzk up [--config F] [--gpus 0,1]: starts assemblerd, synthd and gpud (one per GPU listed) locally and
-// waits until each answers. cuzk down: stops them all (SIGTERM, then SIGKILL after a grace period).
+// waits until each answers. cuzk down: stops them all (SIGTERM, then SIGKILL after a grace period) and removes
+// the ring's shared-memory segment, which would otherwise hold its memory (slots x slot_bytes of /dev/shm)
+// until the next start or a reboot; --keep-ring keeps it. A ring some live process still uses is kept.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/daemon_launcher.hpp"
 #include "cli/service_client.hpp"
+#include "daemon/ring_setup.hpp"
 
 namespace cuzk::cli {
 
@@ -54,16 +57,39 @@ void add_down_command(CLI::App& app, action& run) {
     struct options {
         service_options service;
         unsigned grace_s = 15;
+        bool keep_ring = false;
     };
     auto opt = std::make_shared<options>();
     auto* cmd = app.add_subcommand("down", "Stop the daemons `cuzk up` started");
     opt->service.add_to(*cmd);
     cmd->add_option("--grace", opt->grace_s, "seconds before SIGKILL")->capture_default_str();
+    cmd->add_flag("--keep-ring", opt->keep_ring,
+                  "keep the ring's shared-memory segment (by default it is removed once no process uses it)");
     cmd->callback([opt, &run] {
         run = [opt] {
-            const auto stopped = stop_stages(opt->service.load(), std::chrono::seconds(opt->grace_s));
+            const auto c = opt->service.load();
+            const auto stopped = stop_stages(c, std::chrono::seconds(opt->grace_s));
             if (stopped.empty()) std::printf("no cuzk daemon was running\n");
             for (const auto& s : stopped) std::printf("cuzk-%s stopped\n", s.c_str());
+            if (opt->keep_ring) {
+                std::printf("ring '%s' kept (--keep-ring)\n", c.ring.name.c_str());
+                return exit_ok;
+            }
+            const auto r = daemon::remove_unused_ring(c);
+            switch (r.outcome) {
+                case daemon::ring_removal::removed:
+                    std::printf("ring '%s' removed (%s)\n", c.ring.name.c_str(), r.path.c_str());
+                    break;
+                case daemon::ring_removal::absent: break;
+                case daemon::ring_removal::in_use:
+                    std::fprintf(stderr, "cuzk down: ring '%s' (%s) kept: still in use by %s\n", c.ring.name.c_str(),
+                                 r.path.c_str(), r.detail.c_str());
+                    break;
+                case daemon::ring_removal::failed:
+                    std::fprintf(stderr, "cuzk down: ring '%s' (%s) kept: cannot tell whether a process uses it: %s\n",
+                                 c.ring.name.c_str(), r.path.c_str(), r.detail.c_str());
+                    break;
+            }
             return exit_ok;
         };
     });

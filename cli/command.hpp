@@ -7,14 +7,21 @@
 
 namespace cuzk::cli {
 
-// Exit codes of the CLI (docs/DESIGN.md, "Interfaces to keep stable").
+// Exit codes of the CLI (docs/command-line.md, "Exit codes"; docs/DESIGN.md, "Interfaces to keep stable"). Each
+// asks for something else to be done: fix the input (2), start the service (3), retry later (5), run as another
+// user or join a group (6).
 enum exit_code : int {
     exit_ok = 0,
-    exit_negative = 1,     // a valid request with a negative answer (the proof is invalid)
+    exit_negative = 1,     // a valid request with a negative answer (the proof is invalid, the job failed)
     exit_bad_input = 2,    // bad input or usage: the message names what and where
     exit_unavailable = 3,  // the service is unavailable (daemon commands)
     exit_internal = 4,     // a bug or a resource failure (out of memory, disk full): not the input's fault
+    exit_busy = 5,         // the service refuses more work now (queue full): the same request succeeds later
+    exit_permission = 6,   // this user may not open a socket or file: the message names it and the fix
 };
+
+// The table of the codes above, for `cuzk --help`.
+extern const char* const exit_codes_help;
 
 using action = std::function<int()>;
 

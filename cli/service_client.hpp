@@ -1,6 +1,7 @@
 // What the service commands (submit, await, prove through the service, status, cancel, bench, up, down)
 // share: the flags that say where the service runs, the endpoints derived from them, and submit / await with
-// the errors a user sees (exit 3 when the service does not answer).
+// the errors a user sees (exit 3 when the service does not answer, 5 when it is busy, 6 when this user may not
+// reach its socket).
 #pragma once
 
 #include <chrono>
@@ -11,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/progress_lines.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/config.hpp"
 #include "ipc/messages.hpp"
@@ -27,8 +29,9 @@ struct service_options {
 
 using cuzk::service_unavailable;  // the CLI exits 3 (exit_unavailable)
 
-// Sends |m| to a daemon's socket; throws service_unavailable on no reply, input_error for a bad_request /
-// unknown_job / queue_full error reply (text from the daemon), std::runtime_error for other error replies.
+// Sends |m| to a daemon's socket; throws permission_denied when this user may not connect to it,
+// service_unavailable on no reply, service_busy for a queue_full reply, input_error for a bad_request /
+// unknown_job error reply (text from the daemon), std::runtime_error for other error replies.
 ipc::message call(const daemon::config& c, std::string_view socket_name, const ipc::message& m,
                   std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
@@ -47,11 +50,12 @@ struct job_request {
 
 std::uint64_t submit_job(const daemon::config& c, const job_request& r);
 
-// Waits for the job to end (riding through a restart of assemblerd), printing progress to stderr when it is
-// a terminal. |timeout| 0: forever. |fetch|: the reply carries the proof, and fetching it counts as its
-// delivery (the service then keeps the result only a grace period, not [assemblerd] result_ttl_s).
+// Waits for the job to end (riding through a restart of assemblerd). With |progress|, prints the job's state
+// and partitions proved to stderr (cli/progress_lines.hpp: in place on a terminal, as lines in a log).
+// |timeout| 0: forever. |fetch|: the reply carries the proof, and fetching it counts as its delivery (the
+// service then keeps the result only a grace period, not [assemblerd] result_ttl_s).
 ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout,
-                               bool progress, bool fetch);
+                               const progress_options* progress, bool fetch);
 
 // Prints a job's outcome and writes its proof to |out| (when given): exit_ok (0) when done, exit_negative (1)
 // when failed or cancelled.

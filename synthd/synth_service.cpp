@@ -155,6 +155,8 @@ public:
             abort_slot(*claim, item, "a cancel");
             return;
         }
+        // Stamped before the commit: the commit wakes gpud, whose GPU_PICKUP must not come out earlier.
+        const auto ready_ms = tl::now_ms();
         const auto status = writer_.commit(*claim, used, daemon::witness_format, item.priority);
         if (status != ipc::transition_status::ok) {
             // The slot was taken from us (reclaimed as if this process were dead): the assembler re-dispatches.
@@ -170,8 +172,8 @@ public:
             return;
         }
         ++synthesized_;
-        tl::emit(tl::event::slot_ready, job,
-                 {{"partition", part}, {"slot", std::to_string(claim->slot)}, {"bytes", std::to_string(used)}});
+        tl::emit_at(ready_ms, tl::event::slot_ready, job,
+                    {{"partition", part}, {"slot", std::to_string(claim->slot)}, {"bytes", std::to_string(used)}});
         results_.push(ipc::slot_ready_msg{item.job_id, item.partition, claim->slot, claim->generation, used,
                                           pa.num_inputs(), pa.num_aux(), pa.prover_rows(),
                                           static_cast<std::uint64_t>(synth_us)});

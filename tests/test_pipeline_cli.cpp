@@ -56,7 +56,7 @@ TEST(PipelineCli, UpProveStatusCancelDown) {
     // Waiting without --out, and cancelling a job that has ended, do not deliver its proof: the result keeps
     // its full time to live. Only a fetch of the proof bytes marks it fetched.
     const auto fetched = [&] {
-        const auto s = nlohmann::json::parse(cuzk_cli(sut, "status " + cfg).out);
+        const auto s = nlohmann::json::parse(cuzk_cli(sut, "status --json " + cfg).out);
         for (const auto& job : s["assemblerd"]["jobs"])
             if (std::to_string(job["job"].get<std::uint64_t>()) == id) return job.value("fetched", false);
         ADD_FAILURE() << "job " << id << " not in the status";
@@ -72,7 +72,7 @@ TEST(PipelineCli, UpProveStatusCancelDown) {
     EXPECT_EQ(std::filesystem::file_size(proof), 2 * ipc::partition_proof_bytes);
     EXPECT_TRUE(fetched());
 
-    auto status = cuzk_cli(sut, "status " + cfg);
+    auto status = cuzk_cli(sut, "status --json " + cfg);
     ASSERT_EQ(status.code, 0) << status.out;
     const auto j = nlohmann::json::parse(status.out);
     EXPECT_EQ(j["assemblerd"]["jobs"].size(), 2u);
@@ -136,7 +136,7 @@ TEST(PipelineCli, UpStartsOneGpudPerGpuAndDownStopsThemAll) {
     EXPECT_EQ(again.code, 0) << again.out;
     EXPECT_NE(again.out.find("cuzk-gpud (GPU 1): already running"), std::string::npos) << again.out;
 
-    auto status = cuzk_cli(sut, "status " + cfg);
+    auto status = cuzk_cli(sut, "status --json " + cfg);
     ASSERT_EQ(status.code, 0) << status.out;
     const auto j = nlohmann::json::parse(status.out);
     ASSERT_EQ(j["gpuds"].size(), 2u) << status.out;

@@ -85,8 +85,8 @@ TEST(PipelineDeviceFailures, APermanentGpuFailureFailsTheJobAfterMaxPartitionAtt
 
     // The daemons keep serving: `cuzk status` answers with the job's error and the fault-injecting gpud.
     EXPECT_TRUE(sut.answers("gpud"));
-    const auto status = test::run_command(std::string(CUZK_CLI_PATH) + " status --config " + sut.config_path().string(),
-                                          false);
+    const auto status = test::run_command(
+        std::string(CUZK_CLI_PATH) + " status --json --config " + sut.config_path().string(), false);
     ASSERT_EQ(status.exit_code, 0) << status.output;
     const auto j = nlohmann::json::parse(status.output);
     ASSERT_EQ(j["assemblerd"]["jobs"].size(), 1u) << status.output;

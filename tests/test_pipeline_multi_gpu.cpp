@@ -110,7 +110,7 @@ TEST(PipelineMultiGpu, TwoGpudsProveTheJobsBetweenThem) {
 
     // `cuzk status` finds both: "gpuds" by GPU, "gpud" the first (GPU 0), as on a single-GPU host.
     const auto [json, status_code] =
-        run(fmt::format("{} status --runtime-dir {}", CUZK_CLI_PATH, sut.config().runtime.dir.string()));
+        run(fmt::format("{} status --json --runtime-dir {}", CUZK_CLI_PATH, sut.config().runtime.dir.string()));
     ASSERT_EQ(status_code, 0) << json;
     const auto status = nlohmann::json::parse(json);
     ASSERT_EQ(status["gpuds"].size(), 2u) << json;

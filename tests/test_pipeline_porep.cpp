@@ -97,7 +97,7 @@ TEST(PipelinePorep, C1ThroughTheDaemonsVerifiesWithVerifySeal) {
     EXPECT_EQ(ok.code, 0) << ok.out;
     EXPECT_NE(ok.out.find("valid"), std::string::npos) << ok.out;
 
-    auto status = cuzk_cli("status " + cfg);
+    auto status = cuzk_cli("status --json " + cfg);
     ASSERT_EQ(status.code, 0) << status.out;
     const auto j = nlohmann::json::parse(status.out);
     EXPECT_EQ(j["assemblerd"]["jobs"].size(), 2u) << status.out;

@@ -98,7 +98,7 @@ TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
     auto win_ok = verify("StackedDrgWinning2KiBV1", sector_arg(1), winning);
     EXPECT_EQ(win_ok.exit_code, 0) << win_ok.output;
 
-    auto status = run_cuzk("status " + cfg);
+    auto status = run_cuzk("status --json " + cfg);
     ASSERT_EQ(status.exit_code, 0) << status.output;
     const auto j = nlohmann::json::parse(status.output);
     EXPECT_EQ(j["assemblerd"]["jobs"].size(), 2u) << status.output;

@@ -89,7 +89,7 @@ TEST_F(PipelineSyntheticParams, ASyntheticC1IsProvedWithSyntheticParametersAndNo
     ASSERT_EQ(prove.exit_code, 0) << prove.output;
     EXPECT_EQ(fs::file_size(proof), 192u);
 
-    auto status = cuzk::test::run_cuzk("status " + cfg_);
+    auto status = cuzk::test::run_cuzk("status --json " + cfg_);
     ASSERT_EQ(status.exit_code, 0) << status.output;
     const auto j = nlohmann::json::parse(status.output);
     ASSERT_EQ(j["gpud"]["params"].size(), 1u) << status.output;

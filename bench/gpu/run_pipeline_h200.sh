@@ -172,7 +172,7 @@ fi
 step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$CONCURRENCY" --circuit "$CIRCUIT" \
   --partitions "$PARTITIONS" || fail "cuzk bench"
 
-run 20 "$CUZK" status --config "$CONFIG" >"$OUT/status.json" 2>&1 || echo "cuzk status failed (see $OUT/status.json)"
+run 20 "$CUZK" status --json --config "$CONFIG" >"$OUT/status.json" 2>&1 || echo "cuzk status failed (see $OUT/status.json)"
 backend_used=$(grep -o '"backend": *"[a-z]*"' "$OUT/status.json" | head -1)
 stop_daemons
 collect

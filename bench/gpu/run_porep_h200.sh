@@ -225,7 +225,7 @@ fi
 TIMELINE_WARMUP_JOBS=${TIMELINE_WARMUP_JOBS:-$(( JOBS >= 3 ? 2 : 1 ))}
 step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$JOBS" --c1 "$C1" || fail "cuzk bench"
 
-run 20 "$CUZK" status --config "$CONFIG" >"$OUT/status.json" 2>"$OUT/status.err" \
+run 20 "$CUZK" status --json --config "$CONFIG" >"$OUT/status.json" 2>"$OUT/status.err" \
   || echo "cuzk status failed (see $OUT/status.err)"
 # Peak memory (VmHWM: the ring's pages that a daemon touched count in it) and CPU seconds, before down.
 TICKS=$(getconf CLK_TCK)

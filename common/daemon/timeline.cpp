@@ -63,7 +63,11 @@ std::string format_line(std::int64_t ms, std::string_view event, std::string_vie
 }
 
 void emit(std::string_view event, std::string_view job, std::initializer_list<field> fields) {
-    std::string line = format_line(now_ms(), event, job, fields);
+    emit_at(now_ms(), event, job, fields);
+}
+
+void emit_at(std::int64_t ms, std::string_view event, std::string_view job, std::initializer_list<field> fields) {
+    std::string line = format_line(ms, event, job, fields);
     line += '\n';
     {
         std::lock_guard lock(sink_mutex);

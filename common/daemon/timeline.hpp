@@ -45,6 +45,12 @@ std::int64_t now_ms();
 // atomic, and the journal reads stderr through a pipe or socket).
 void emit(std::string_view event, std::string_view job, std::initializer_list<field> fields = {});
 
+// The same line stamped |ms| (a now_ms() read earlier). For an event that another process can observe before
+// this one gets to write its line: read the time before the step that publishes the event, write the line after.
+// synthd's SLOT_READY is one: its commit wakes gpud, whose GPU_PICKUP could otherwise be stamped first, and
+// `cuzk timeline` showed a negative ring wait.
+void emit_at(std::int64_t ms, std::string_view event, std::string_view job, std::initializer_list<field> fields = {});
+
 // The line emit() writes, without the trailing newline; |ms| is the timestamp to put in it.
 std::string format_line(std::int64_t ms, std::string_view event, std::string_view job,
                         std::initializer_list<field> fields);

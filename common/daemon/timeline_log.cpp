@@ -76,6 +76,45 @@ std::int64_t clipped(const std::vector<std::pair<std::int64_t, std::int64_t>>& s
     return sum;
 }
 
+// GPU_PICKUP and GPU_START claim a READY slot (GPU_START alone where no GPU_PICKUP was logged); the events after
+// them until the partition's next SYNTH_*/SLOT_READY are gpud's too.
+bool is_gpud_event(std::string_view e) {
+    return e == "GPU_PICKUP" || e == "LOCK_WAIT" || e == "GPU_START" || e == "GPU_END" || e == "TAIL_END";
+}
+
+// synthd wrote SLOT_READY after the commit that makes the slot READY, and the commit wakes gpud: on a busy host
+// gpud's GPU_PICKUP could be stamped first, and the ring wait came out negative (common/daemon/timeline.hpp,
+// emit_at: synthd now reads the time before the commit). In logs of such a synthd, a SLOT_READY stamped after the
+// claim of its own slot (no other SLOT_READY before that claim) is put back before the claim, at the claim's time:
+// the slot was READY by then at the latest. |ready_at| receives those times; returns how late each was stamped.
+std::vector<std::pair<const record*, std::int64_t>> put_late_slot_ready_back(
+    std::vector<const record*>& events, std::map<const record*, std::int64_t>& ready_at) {
+    std::vector<std::pair<const record*, std::int64_t>> late;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const record* ready = events[i];
+        if (ready->event != "SLOT_READY") continue;
+        const std::string* slot = ready->find("slot");
+        std::size_t claim = i;
+        std::size_t j = i;
+        while (j > 0 && is_gpud_event(events[j - 1]->event)) {
+            --j;
+            const record* e = events[j];
+            const std::string* other = e->find("slot");
+            const bool claims = e->event == "GPU_PICKUP" || e->event == "GPU_START";
+            if (claims && (!slot || !other || *slot == *other)) claim = j;
+        }
+        // A SLOT_READY right before the gpud events owns their claim: this one is a later tenancy's.
+        if (claim == i || (j > 0 && events[j - 1]->event == "SLOT_READY")) continue;
+        const std::int64_t at = events[claim]->ms;
+        late.emplace_back(ready, ready->ms - at);
+        ready_at[ready] = at;
+        const auto at_claim = events.begin() + static_cast<std::ptrdiff_t>(claim);
+        const auto at_ready = events.begin() + static_cast<std::ptrdiff_t>(i);
+        std::rotate(at_claim, at_ready, at_ready + 1);
+    }
+    return late;
+}
+
 std::string opt_ms(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "-"; }
 
 std::optional<std::int64_t> diff(const std::optional<std::int64_t>& later, const std::optional<std::int64_t>& earlier) {
@@ -236,12 +275,15 @@ analysis analyze(log_set& logs, const analysis_options& options) {
     a.unknown_events.assign(unknown.begin(), unknown.end());
 
     std::vector<ready_window> windows;
+    std::vector<std::pair<const record*, std::int64_t>> late_ready;  // SLOT_READY stamped after its claim, by ms
+    std::map<const record*, std::int64_t> ready_at;                   // their times, put back
     for (auto& [key, events] : by_partition) {
         // Within one partition, two processes may log in the same millisecond: order by lifecycle.
         std::stable_sort(events.begin(), events.end(), [](const record* x, const record* y) {
             if (x->ms != y->ms) return x->ms < y->ms;
             return partition_events.find(x->event)->second < partition_events.find(y->event)->second;
         });
+        for (const auto& l : put_late_slot_ready_back(events, ready_at)) late_ready.push_back(l);
         partition_row row;
         row.job = key.first;
         row.partition = key.second;
@@ -259,8 +301,12 @@ analysis analyze(log_set& logs, const analysis_options& options) {
             } else if (e == "SYNTH_END") {
                 row.synth_end = r->ms;
             } else if (e == "SLOT_READY") {
-                row.slot_ready = r->ms;
-                ready_from = r->ms;
+                const auto moved = ready_at.find(r);
+                row.slot_ready = moved == ready_at.end() ? r->ms : moved->second;
+                ready_from = *row.slot_ready;
+                // A new tenancy (the partition synthesized again): an earlier attempt's pickup is not its own, and
+                // would make its wait negative; its own pickup, if any, comes next.
+                row.pickup.reset();
             } else if (e == "GPU_PICKUP") {
                 row.pickup = r->ms;
                 if (ready_from != unset) windows.push_back({ready_from, r->ms, ""});
@@ -318,6 +364,19 @@ analysis analyze(log_set& logs, const analysis_options& options) {
         row.attempts = std::max({synth_starts, gpu_starts, 1});
         jobs[key.first].partitions += 1;
         a.partitions.push_back(std::move(row));
+    }
+
+    if (!late_ready.empty()) {
+        const auto first = std::min_element(late_ready.begin(), late_ready.end(), [](const auto& x, const auto& y) {
+            return x.first->order < y.first->order;
+        });
+        std::int64_t most = 0;
+        for (const auto& l : late_ready) most = std::max(most, l.second);
+        logs.problems.push_back(
+            {first->first->source, first->first->line,
+             fmt::format("{} SLOT_READY line(s) stamped after gpud had claimed the slot (by up to {} ms; a synthd that "
+                         "logged SLOT_READY after its commit): each is counted at its claim, a ring wait of 0 ms",
+                         late_ready.size(), most)});
     }
 
     // Warm-up: the first |warmup_jobs| jobs to reach the GPU; it ends at their last GPU_END.
