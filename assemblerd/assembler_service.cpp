@@ -52,7 +52,8 @@ public:
         journal log(spool_.journal_path());
         compact(log);
         zmq::context_t context(1);
-        daemon::request_router api(context, config_.endpoint(ipc::socket_names::api));
+        // The front door: the service's group submits and awaits here (clients never reach the stages' sockets).
+        daemon::request_router api(context, config_.endpoint(ipc::socket_names::api), ipc::socket_access::group);
         zmq::socket_t results(context, zmq::socket_type::pull);
         results.set(zmq::sockopt::linger, 0);
         results.bind(config_.endpoint(ipc::socket_names::results));
@@ -67,7 +68,9 @@ public:
                             spool_.root(), [&](const ipc::job_msg& m) { return stages.send_job(m); });
         stage_results reports(config_.assemblerd.max_partition_attempts, jobs_, log, dispatch, completion, stages,
                               metrics);
-        input_checker checker(spool_);
+        // A C1 is checked against the circuit at submission when proofs are verified (synthetic C1s for timings
+        // run with verify off, and would fail it).
+        input_checker checker(spool_, config_.assemblerd.verify);
         client_requests requests(config_, api, jobs_, log, spool_, waiting, completion, verifier, reports, metrics,
                                  checker);
         // Both run on threads of their own and reach this loop through the request socket, as any client.

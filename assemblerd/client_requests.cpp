@@ -34,7 +34,7 @@ void client_requests::on_request(daemon::routed_request& req) {
     }
 }
 
-void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_msg& m) {
+void client_requests::on_submit(daemon::routed_request& req, ipc::submit_msg& m) {
     if (!m.client_request_id.empty()) {
         if (const auto id = jobs_.by_request(m.client_request_id, m.request_digest)) {
             const job* known = jobs_.find(*id);
@@ -70,7 +70,7 @@ void client_requests::on_submit(daemon::routed_request& req, const ipc::submit_m
     j.priority = m.priority;
     j.created_ms = ipc::realtime_ms();
     checking_[j.id] = {std::move(req.envelope), m.client_request_id, m.request_digest, {}};
-    checker_.submit(std::move(j), m.source, m.c1_path);
+    checker_.submit(std::move(j), m.source, m.c1_path, std::move(m.input));
 }
 
 void client_requests::on_checked() {

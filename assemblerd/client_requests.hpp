@@ -53,7 +53,7 @@ private:
         std::vector<std::vector<zmq::message_t>> duplicates;
     };
 
-    void on_submit(daemon::routed_request& req, const ipc::submit_msg& m);
+    void on_submit(daemon::routed_request& req, ipc::submit_msg& m);
     void accept(job j, checking& c);
     void reply_error_to_all(checking& c, ipc::error_code code, const std::string& text);
     void on_await(daemon::routed_request& req, const ipc::await_msg& m);

@@ -6,7 +6,7 @@
 
 namespace cuzk::assemblerd {
 
-input_checker::input_checker(spool& s) : spool_(s) {
+input_checker::input_checker(spool& s, bool check_circuit) : spool_(s), check_circuit_(check_circuit) {
     for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { loop(); });
 }
 
@@ -19,10 +19,10 @@ input_checker::~input_checker() {
     for (auto& t : threads_) t.join();
 }
 
-void input_checker::submit(job j, ipc::c1_source source, std::string path) {
+void input_checker::submit(job j, ipc::c1_source source, std::string name, std::vector<std::byte> input) {
     {
         std::lock_guard lock(mutex_);
-        tasks_.push_back({std::move(j), source, std::move(path)});
+        tasks_.push_back({std::move(j), source, std::move(name), std::move(input)});
     }
     cv_.notify_one();
 }
@@ -50,10 +50,11 @@ void input_checker::loop() {
         lock.unlock();
         outcome o;
         try {
-            t.j.input = spool_.take_input(t.j.id, t.source, t.path);  // throws input_error naming the file
+            t.j.input = spool_.take_input(t.j.id, t.source, t.name, t.input);  // throws input_error naming it
+            std::vector<std::byte>().swap(t.input);
             // A C1 is checked here (parse, consistency, registered proof): a bad one is refused now, its error
             // naming the client's file and the JSON path, not found out partitions later.
-            spool_.load_input(t.j, t.path);
+            spool_.load_input(t.j, t.name.empty() ? std::string("the submitted input") : t.name, check_circuit_);
         } catch (const input_error& e) {
             o.error = e.what();
         } catch (const std::exception& e) {

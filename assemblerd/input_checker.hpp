@@ -30,13 +30,15 @@ public:
 
     static constexpr unsigned threads = 4;  // a batch of 32 GiB C1s is answered ~4x sooner than by one
 
-    explicit input_checker(spool& s);
+    // |check_circuit|: PoRep C1s are checked against the circuit too (spool::load_input).
+    input_checker(spool& s, bool check_circuit);
     ~input_checker();
     input_checker(const input_checker&) = delete;
     input_checker& operator=(const input_checker&) = delete;
 
-    // Spools the input (spool::take_input) and reads it (spool::load_input); |path| as the client named it.
-    void submit(job j, ipc::c1_source source, std::string path);
+    // Spools the input (spool::take_input) and reads it (spool::load_input); |name| as the client named it (the
+    // spool file, or for inline bytes the client's own file name, quoted in errors and never opened).
+    void submit(job j, ipc::c1_source source, std::string name, std::vector<std::byte> input);
     std::vector<outcome> take();
     std::size_t busy() const;  // submissions queued or being checked
 
@@ -46,10 +48,12 @@ private:
     struct task {
         job j;
         ipc::c1_source source;
-        std::string path;
+        std::string name;
+        std::vector<std::byte> input;  // inline bytes, freed once spooled
     };
 
     spool& spool_;
+    const bool check_circuit_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<task> tasks_;

@@ -13,6 +13,7 @@
 
 #include "common/util/errors.hpp"
 #include "daemon/porep_job_input.hpp"
+#include "daemon/porep_input_check.hpp"
 #include "daemon/porep_public_inputs_file.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/test_job_input.hpp"
@@ -75,28 +76,31 @@ spool::spool(fs::path root) : root_(std::move(root)) {
 
 fs::path spool::result_path(std::uint64_t job) const { return root_ / "results" / fmt::format("{}.proof", job); }
 
-std::string spool::take_input(std::uint64_t job, ipc::c1_source source, const std::string& path) {
-    if (path.empty()) throw input_error("SUBMIT: field 'c1_path' is empty: name the job's input file");
+std::string spool::take_input(std::uint64_t job, ipc::c1_source source, const std::string& name,
+                              std::span<const std::byte> input) {
+    if (source == ipc::c1_source::path)
+        throw input_error(fmt::format("SUBMIT: an input named by its path ('{}') is not taken: the service reads no "
+                                      "file a client names; send the input's bytes (source inline_bytes, as "
+                                      "`cuzk submit` does) or use the gRPC API",
+                                      name));
+    if (source == ipc::c1_source::inline_bytes && input.empty())
+        throw input_error(fmt::format("SUBMIT: the job input{} is empty", name.empty() ? "" : " " + name));
+    if (source == ipc::c1_source::spool && name.empty())
+        throw input_error("SUBMIT: field 'c1_path' is empty: name the job's input file in the spool");
     const auto dir = root_ / "jobs" / std::to_string(job);
     fs::remove_all(dir);
     fs::create_directories(dir);
     const auto rel = fmt::format("jobs/{}/input", job);
     if (source == ipc::c1_source::spool) {
-        if (path.find('/') != std::string::npos || path == "." || path == "..")
-            throw input_error(fmt::format("SUBMIT: spool input '{}' must be a plain file name inside {}", path,
+        if (name.find('/') != std::string::npos || name == "." || name == "..")
+            throw input_error(fmt::format("SUBMIT: spool input '{}' must be a plain file name inside {}", name,
                                           (root_ / "incoming").string()));
-        const auto from = root_ / "incoming" / path;
+        const auto from = root_ / "incoming" / name;
         if (!fs::is_regular_file(from))
             throw input_error(fmt::format("SUBMIT: spool input {} does not exist", from.string()));
         fs::rename(from, root_ / rel);
     } else {
-        const fs::path from(path);
-        if (!from.is_absolute())
-            throw input_error(fmt::format("SUBMIT: input path '{}' must be absolute (the daemon runs elsewhere)", path));
-        std::error_code ec;
-        if (!fs::is_regular_file(from, ec))
-            throw input_error(fmt::format("SUBMIT: input {} does not exist or is not a regular file", path));
-        write_durably(root_ / rel, read_all(from));
+        write_durably(root_ / rel, input);
     }
     return rel;
 }
@@ -109,7 +113,7 @@ void spool::remove_job(std::uint64_t job) {
     fs::remove(result_path(job), ec);
 }
 
-void spool::load_input(job& j, const std::string& source) const {
+void spool::load_input(job& j, const std::string& source, bool check_circuit) const {
     const auto path = root_ / j.input;
     if (j.kind == ipc::proof_kind::porep_c2) {
         // Parsed once: what the check derived stays beside the input, for a restart and the verification.
@@ -118,7 +122,11 @@ void spool::load_input(job& j, const std::string& source) const {
             j.porep = std::move(*in);
             return;
         }
-        j.porep = daemon::read_porep_job_input(path, source, false);
+        // The first parse is the submission's: the C1 is kept only while its first challenges are checked.
+        auto in = daemon::read_porep_job_input(path, source, check_circuit);
+        if (check_circuit) daemon::check_first_challenges(in, source);
+        in.c1.reset();
+        j.porep = std::move(in);
         try {
             daemon::write_porep_public_inputs(kept, *j.porep);
         } catch (const std::exception& e) {

@@ -28,13 +28,18 @@ public:
     std::filesystem::path journal_path() const { return root_ / "journal"; }
     std::filesystem::path result_path(std::uint64_t job) const;
 
-    // Places the job's input under jobs/<job>/input (durably) and returns that path relative to the root.
-    // Throws input_error naming the file for a missing or unreadable input, or a spool name with a '/'.
-    std::string take_input(std::uint64_t job, ipc::c1_source source, const std::string& path);
+    // Places the job's input under jobs/<job>/input (durably) and returns that path relative to the root: the bytes
+    // of an inline_bytes SUBMIT, or the file |name| in incoming/ that the gRPC front door wrote. Throws input_error
+    // for an input named by a path (nothing a client sends makes the service read outside the spool), an empty
+    // input, or a spool name that is missing or has a '/'.
+    std::string take_input(std::uint64_t job, ipc::c1_source source, const std::string& name,
+                           std::span<const std::byte> input);
     // Reads the job's spooled input by its kind; |source| names it in errors (the client's own path at
     // submission). A PoRep C1 is parsed once: its public inputs are kept beside it and read instead after that.
     // Throws input_error.
-    void load_input(job& j, const std::string& source) const;
+    // |check_circuit|: a C1 read for the first time has the first challenge of each partition checked against the
+    // circuit (daemon/porep_input_check.hpp); off with [assemblerd] verify = false, whose synthetic C1s would fail.
+    void load_input(job& j, const std::string& source, bool check_circuit = false) const;
     void write_result(std::uint64_t job, std::span<const std::byte> proof);
     void remove_job(std::uint64_t job);
 

@@ -4,13 +4,16 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
-#include "common/util/errors.hpp"
+#include "cli/access_check.hpp"
+#include "cli/client_errors.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
+#include "cli/progress_lines.hpp"
 #include "common/post/registered_post_proof.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/request_digest.hpp"
@@ -36,6 +39,8 @@ daemon::config service_options::load() const {
 
 ipc::message call(const daemon::config& c, std::string_view socket_name, const ipc::message& m,
                   std::chrono::milliseconds timeout) {
+    // ZeroMQ retries a refused connect silently until the timeout: a permission problem is found first.
+    check_socket_access(c.socket_path(socket_name));
     const auto endpoint = c.endpoint(socket_name);
     auto reply = daemon::request(endpoint, m, timeout);
     if (!reply) {
@@ -45,9 +50,9 @@ ipc::message call(const daemon::config& c, std::string_view socket_name, const i
     }
     if (auto* e = std::get_if<ipc::error_reply_msg>(&*reply)) {
         switch (e->code) {
+            case ipc::error_code::queue_full: throw service_busy(e->text);
             case ipc::error_code::bad_request:
             case ipc::error_code::unknown_job:
-            case ipc::error_code::queue_full:
             case ipc::error_code::unsupported_version:
                 throw input_error(fmt::format("{} ({})", e->text, ipc::to_string(e->code)));
             case ipc::error_code::unavailable: throw service_unavailable(e->text);
@@ -81,9 +86,11 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
     ipc::submit_msg m;
     m.client_request_id = r.request_id;
     m.priority = r.priority;
-    m.source = ipc::c1_source::path;
-    std::filesystem::path temp;
-    std::string payload;  // a job input written to a temporary file here
+    // The input travels in the SUBMIT itself, read here with the client's own permissions: the service never
+    // opens a file a client names (a group member's files need not be readable by the service, nor the
+    // service's by a group member).
+    m.source = ipc::c1_source::inline_bytes;
+    std::string payload;  // a job input made here
     if (!r.post.empty()) {
         const auto& proof = post::registered_post_proof_by_name(r.post);
         const auto randomness = parse_hex32("--randomness", r.randomness);
@@ -99,9 +106,11 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
         if (m.priority == 0) m.priority = winning ? 200 : 100;
     } else if (!r.c1_path.empty()) {
         m.kind = ipc::proof_kind::porep_c2;
-        m.c1_path = std::filesystem::absolute(r.c1_path).string();
+        m.c1_path = std::filesystem::absolute(r.c1_path).string();  // quoted in the service's errors, never opened
+        const auto bytes = read_file_bytes(m.c1_path, "C1 file");
+        m.input.resize(bytes.size());
+        std::memcpy(m.input.data(), bytes.data(), bytes.size());
         if (!r.request_id.empty()) {
-            const auto bytes = read_file_bytes(m.c1_path, "C1 file");
             m.request_digest = daemon::request_digest()
                                    .add(static_cast<std::uint64_t>(m.kind))
                                    .add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(m.priority)))
@@ -109,59 +118,48 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
                                    .hex();
         }
     } else {
-        // The test job's input is a small JSON file.
+        // The test job's input is a small JSON document.
         daemon::test_job_input in{r.circuit, r.partitions, r.seed};
         (void)daemon::parse_test_job_input(in.to_json(), "--circuit");  // the same checks as the daemon, early
         payload = in.to_json();
         m.kind = ipc::proof_kind::test_circuit;
     }
+    if (m.input.size() + payload.size() > ipc::submit_input_limit)
+        throw input_error(fmt::format("the job input is {} bytes, a SUBMIT carries at most {}",
+                                      m.input.size() + payload.size(), ipc::submit_input_limit));
     if (!payload.empty()) {
-        // Written to a temporary file, which the assembler copies into its spool.
-        char name[] = "/tmp/cuzk-job-XXXXXX";
-        const int fd = ::mkstemp(name);
-        if (fd < 0) throw std::runtime_error("cannot create a temporary job file in /tmp");
-        const bool ok = ::write(fd, payload.data(), payload.size()) == static_cast<ssize_t>(payload.size());
-        ::close(fd);
-        temp = name;
-        if (!ok) {
-            std::filesystem::remove(temp);
-            throw std::runtime_error("cannot write the temporary job file " + temp.string());
-        }
-        m.c1_path = temp.string();
+        const auto* p = reinterpret_cast<const std::byte*>(payload.data());
+        m.input.assign(p, p + payload.size());
         m.request_digest = daemon::request_digest()
                                .add(static_cast<std::uint64_t>(m.kind))
                                .add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(m.priority)))
                                .add(payload)
                                .hex();
     }
-    try {
-        // The reply comes once the input is spooled and checked: ~1 s for a 32 GiB C1, longer behind a batch of
-        // them (assemblerd checks input_checker::threads at a time).
-        auto reply = call(c, ipc::socket_names::api, m, std::chrono::milliseconds(60000));
-        if (!temp.empty()) std::filesystem::remove(temp);
-        auto* ok = std::get_if<ipc::submit_reply_msg>(&reply);
-        if (!ok) throw std::runtime_error("assemblerd answered SUBMIT with " + std::string(ipc::to_string(ipc::type_of(reply))));
-        return ok->job_id;
-    } catch (...) {
-        if (!temp.empty()) std::filesystem::remove(temp);
-        throw;
-    }
+    // The reply comes once the input is spooled and checked: ~1 s for a 32 GiB C1, longer behind a batch of them
+    // (assemblerd checks input_checker::threads at a time).
+    auto reply = call(c, ipc::socket_names::api, m, std::chrono::milliseconds(60000));
+    auto* ok = std::get_if<ipc::submit_reply_msg>(&reply);
+    if (!ok) throw std::runtime_error("assemblerd answered SUBMIT with " + std::string(ipc::to_string(ipc::type_of(reply))));
+    return ok->job_id;
 }
 
-ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout, bool progress,
-                               bool fetch) {
+ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::chrono::seconds timeout,
+                               const progress_options* progress, bool fetch) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
-    std::uint32_t shown = ~0u;
+    std::optional<progress_lines> lines;
+    if (progress) lines.emplace(fmt::format("job {}", job), *progress);
     for (;;) {
         const auto elapsed = clock::now() - start;
         if (timeout.count() > 0 && elapsed >= timeout)
             throw service_unavailable(fmt::format("job {} did not finish within {} s", job, timeout.count()));
         std::optional<ipc::message> reply;
         try {
-            // Short turns, so that the progress line moves and a restarted assemblerd is found again.
+            // Short turns, so that the progress moves and a restarted assemblerd is found again.
             reply = call(c, ipc::socket_names::api, ipc::await_msg{job, 1000, fetch}, std::chrono::milliseconds(5000));
         } catch (const service_unavailable&) {
+            if (lines) lines->update("waiting for assemblerd to answer");
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             continue;
         }
@@ -169,10 +167,10 @@ ipc::await_reply_msg await_job(const daemon::config& c, std::uint64_t job, std::
         if (!r) throw std::runtime_error("assemblerd answered AWAIT with " + std::string(ipc::to_string(ipc::type_of(*reply))));
         const bool done = r->state == ipc::job_state::done || r->state == ipc::job_state::failed ||
                           r->state == ipc::job_state::cancelled;
-        if (progress && r->partitions_done != shown) {
-            std::fprintf(stderr, "\rjob %llu: %u/%u partitions proved%s", static_cast<unsigned long long>(job),
-                         r->partitions_done, r->partitions_total, done ? "\n" : "");
-            shown = r->partitions_done;
+        if (lines) {
+            const auto state = fmt::format("{}, {}/{} partitions proved", ipc::to_string(r->state), r->partitions_done,
+                                           r->partitions_total);
+            done ? lines->finish(state) : lines->update(state);
         }
         if (done) return *r;
     }

@@ -75,7 +75,7 @@ struct api_section {
 
 // Prometheus metrics and the status JSON over HTTP (assemblerd).
 struct metrics_section {
-    std::string listen = "127.0.0.1:9821";  // "host:port"; empty: off
+    std::string listen;  // "host:port"; empty (the default: no TCP port is opened unless asked for): off
 };
 
 struct config {

@@ -58,8 +58,9 @@ const std::array<config_key, 39> keys{{
      "With TLS: PEM CA certificates; clients must present a certificate signed by one of them."},
     // [metrics]
     {"metrics", "listen", text_key{CUZK_CONFIG_FIELD(metrics.listen)},
-     "`\"host:port\"` of the HTTP endpoint (`/metrics`, `/status`); empty: off. A port that cannot be bound is "
-     "logged as an error and the service runs on without metrics."},
+     "`\"host:port\"` of the HTTP endpoint (`/metrics`, `/status`); empty (the default, so that the service opens "
+     "no TCP port unless asked): off; the example configuration sets `\"127.0.0.1:9821\"`. A port that cannot be "
+     "bound is logged as an error and the service runs on without metrics."},
     // [ring]
     {"ring", "name", text_key{CUZK_CONFIG_FIELD(ring.name)},
      "The shared-memory segment's name (one ring per pipeline); must not be empty."},
@@ -155,6 +156,9 @@ template <class... F>
 struct overloaded : F... {
     using F::operator()...;
 };
+// Spelled out for clang before 17, which does not deduce an aggregate's template arguments (C++20's P1816).
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
 
 std::string toml_string(const std::string& s) { return fmt::format("\"{}\"", s); }
 

@@ -7,13 +7,13 @@
 
 namespace cuzk::daemon {
 
-request_router::request_router(zmq::context_t& context, const std::string& endpoint)
+request_router::request_router(zmq::context_t& context, const std::string& endpoint, ipc::socket_access access)
     : socket_(context, zmq::socket_type::router) {
     socket_.set(zmq::sockopt::linger, 0);
     // A reply to a peer that went away is dropped rather than blocking the daemon.
     socket_.set(zmq::sockopt::router_mandatory, 0);
     socket_.bind(endpoint);
-    ipc::restrict_to_owner(endpoint);
+    ipc::set_socket_access(endpoint, access);
 }
 
 std::optional<routed_request> request_router::receive() {

@@ -9,6 +9,8 @@
 
 #include <zmq.hpp>
 
+#include "ipc/endpoints.hpp"
+
 #include "ipc/messages.hpp"
 
 namespace cuzk::daemon {
@@ -20,7 +22,9 @@ struct routed_request {
 
 class request_router {
 public:
-    request_router(zmq::context_t& context, const std::string& endpoint);
+    // |access|: who may connect (ipc/endpoints.hpp); the stages' sockets are the service user's alone.
+    request_router(zmq::context_t& context, const std::string& endpoint,
+                   ipc::socket_access access = ipc::socket_access::owner_only);
 
     zmq::socket_t& socket() noexcept { return socket_; }
     // Non-blocking. std::nullopt: nothing waiting, or a malformed frame (already answered).

@@ -19,6 +19,7 @@
 #include "common/daemon/systemd_notify.hpp"
 #include "common/daemon/timeline.hpp"
 #include "common/groth16/proof.hpp"
+#include "daemon/cuda_lock_setup.hpp"
 #include "daemon/event_poll.hpp"
 #include "daemon/instance_lock.hpp"
 #include "daemon/outbox.hpp"
@@ -27,6 +28,7 @@
 #include "daemon/request_router.hpp"
 #include "daemon/ring_setup.hpp"
 #include "daemon/service_pulse.hpp"
+#include "daemon/service_segment.hpp"
 #include "daemon/shutdown_signal.hpp"
 #include "gpud/fault_injection.hpp"
 #include "gpud/params_requests.hpp"
@@ -46,12 +48,6 @@ namespace tl = cuzk::timeline;
 
 std::uint64_t us_since(steady::time_point t0) {
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count());
-}
-
-ipc::cuda_lock_options lock_options(const daemon::config& c) {
-    ipc::cuda_lock_options o;
-    o.segment.name = c.gpud.lock_name;
-    return o;
 }
 
 // The backend [gpud] backend names, wrapped in the fault injector when CUZK_GPUD_INJECT_FAULTS asked for it
@@ -91,7 +87,7 @@ public:
     gpu_service(const daemon::config& c, const std::optional<fault_plan>& faults)
         : config_(c),
           prover_(daemon::open_ring_prover(c)),
-          lock_(ipc::cuda_lock::open_or_create(lock_options(c))),
+          lock_(daemon::open_cuda_lock(c)),
           backend_(backend_for(c, faults)),
           // A set's last user gone (after an evict), the backend's copy of it goes before the host one.
           params_(c.gpud.params_dir, [this](const groth16::parameters& p) { backend_->forget(p); },
@@ -374,6 +370,10 @@ public:
         // gpuds of several GPUs share the ring, assemblerd and synthd, while a second one for a GPU is refused.
         const auto name = ipc::gpud_socket_name(config_.gpud.gpu);
         daemon::instance_lock lock(config_.runtime.dir, name);
+        // A lock another running service uses too would serialize (and mix up) two services' kernels: refused.
+        const auto service = daemon::service_name(config_);
+        daemon::claim_for_service(fmt::format("CUDA lock '{}'", config_.gpud.lock_name), "[gpud] lock_name",
+                                  lock_.service(), service, [&] { lock_.take_over(service); });
         // The witnesses live in the ring: a backend that copies them to a GPU page-locks it here, once.
         backend_->register_host_region(prover_.ring().mapping());
         zmq::context_t context(1);

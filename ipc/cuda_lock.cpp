@@ -164,7 +164,8 @@ cuda_lock cuda_lock::open_or_create(const cuda_lock_options& options) {
                                             std::strerror(rc)),
                                 rc);
             }
-            publish_header(data, {magic, layout_version, sizeof(cuda_lock_data), cuda_lock_waiter_capacity, 0});
+            publish_header(data, {magic, layout_version, sizeof(cuda_lock_data), cuda_lock_waiter_capacity, 0,
+                                  options.segment.service});
             return cuda_lock(std::move(segment), options.liveness_poll);
         } catch (const shm_error& e) {
             if (e.code() != shm_errc::already_exists) throw;

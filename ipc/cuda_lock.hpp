@@ -72,7 +72,7 @@ private:
 class cuda_lock {
 public:
     static constexpr std::uint64_t magic = make_magic("CUZKLOCK");
-    static constexpr std::uint32_t layout_version = 2;  // 2: shm_header without the heartbeat line
+    static constexpr std::uint32_t layout_version = 3;  // 3: shm_header names its service
 
     // "cuzk-cuda-lock-gpu<index>": the default segment name of a GPU's lock.
     static std::string segment_name(int gpu_index);
@@ -97,6 +97,9 @@ public:
     cuda_lock_stats statistics() const;
     lock_state state() const;
     const segment_location& location() const noexcept { return segment_.location(); }
+    // The service the lock belongs to, and its takeover, as for the ring (daemon/service_segment.hpp).
+    std::string service() const { return service_of(data_->header); }
+    void take_over(std::string_view service) noexcept { set_service(data_->header, service); }
     // The shared state itself, for diagnostics and tests.
     cuda_lock_data& shared_data() const noexcept { return *data_; }
 

@@ -60,12 +60,13 @@ void ensure_runtime_dir(const std::filesystem::path& dir) {
     }
 }
 
-void restrict_to_owner(const std::string& endpoint) {
+void set_socket_access(const std::string& endpoint, socket_access access) {
     constexpr std::string_view scheme = "ipc://";
     if (!endpoint.starts_with(scheme)) return;
     const auto path = endpoint.substr(scheme.size());
-    if (::chmod(path.c_str(), 0600) != 0)
-        throw std::runtime_error(fmt::format("cannot chmod 0600 the socket {}: {}", path, std::strerror(errno)));
+    const mode_t mode = access == socket_access::group ? 0660 : 0600;
+    if (::chmod(path.c_str(), mode) != 0)
+        throw std::runtime_error(fmt::format("cannot chmod {:04o} the socket {}: {}", mode, path, std::strerror(errno)));
 }
 
 std::string ipc_endpoint(const std::filesystem::path& runtime_dir, std::string_view socket_name) {

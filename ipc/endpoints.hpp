@@ -29,10 +29,15 @@ std::vector<int> gpud_sockets_in(const std::filesystem::path& runtime_dir);
 // is writable (root, or systemd's RuntimeDirectory=cuzk); else /tmp/cuzk-<uid>.
 std::filesystem::path default_runtime_dir();
 
-// Makes the socket file of an ipc:// endpoint mode 0600 once bound: the runtime directory lets the service's
-// group in (mode 0750) to reach the API socket, and only the service's user may talk to the stages' own
-// sockets. Other endpoints (tcp://) are left as they are.
-void restrict_to_owner(const std::string& endpoint);
+// Who may connect to a bound ipc:// endpoint. The runtime directory lets the service's group in (mode 0750): the
+// front door (assemblerd's request socket, which takes SUBMIT, AWAIT, CANCEL and STATUS_REQUEST only, and the gRPC
+// socket) is the group's too (mode 0660); the sockets between the stages (synthd's, gpud's, the results socket)
+// are the service user's alone (0600), so no client can send a stage's messages (a forged PARTITION_FAILED).
+enum class socket_access { owner_only, group };
+// Sets the socket file's mode once bound; other endpoints (tcp://) are left as they are. Throws
+// std::runtime_error naming the socket when chmod fails.
+void set_socket_access(const std::string& endpoint, socket_access access);
+inline void restrict_to_owner(const std::string& endpoint) { set_socket_access(endpoint, socket_access::owner_only); }
 
 // Creates |dir| (and parents) with mode 0750 when missing. Refuses (std::runtime_error, naming the path)
 // a directory owned by another user or writable by others: anyone who can create sockets there could

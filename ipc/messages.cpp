@@ -136,14 +136,17 @@ void write(wire_writer& out, const submit_msg& m) {
     out.put(m.priority);
     put_enum(out, m.source);
     out.put_string(m.c1_path);
+    out.put_bytes(m.input);
 }
 void read(wire_reader& in, submit_msg& m) {
     m.client_request_id = in.get_string("client_request_id", id_limit);
     m.request_digest = in.get_string("request_digest", id_limit);
     m.kind = get_enum<proof_kind>(in, "kind", 1, 5);
     m.priority = in.get<std::int32_t>("priority");
-    m.source = get_enum<c1_source>(in, "source", 1, 2);
+    m.source = get_enum<c1_source>(in, "source", 1, 3);
     m.c1_path = in.get_string("c1_path", path_limit);
+    const auto input = in.get_bytes("input", submit_input_limit);
+    m.input.assign(input.begin(), input.end());
 }
 
 void write(wire_writer& out, const submit_reply_msg& m) {

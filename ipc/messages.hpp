@@ -29,7 +29,8 @@
 
 namespace cuzk::ipc {
 
-inline constexpr std::uint8_t protocol_version = 3;  // 2: STAGE_HELLO; 3: the gRPC front door's fields, PARAMS_*
+// 2: STAGE_HELLO; 3: the gRPC front door's fields, PARAMS_*; 4: SUBMIT carries its input.
+inline constexpr std::uint8_t protocol_version = 4;
 inline constexpr std::size_t frame_header_bytes = 8;
 inline constexpr std::size_t partition_proof_bytes = 192;  // one Groth16 proof: A, C in G1 and B in G2, compressed
 
@@ -62,9 +63,11 @@ enum class proof_kind : std::uint8_t {
 enum class job_state : std::uint8_t { queued = 1, running = 2, done = 3, failed = 4, cancelled = 5, unknown = 6 };
 
 enum class c1_source : std::uint8_t {
-    path = 1,   // a C1 file the daemon reads (same host, readable by the daemon)
-    spool = 2,  // a file name inside the spool directory, where the client has put the C1 bytes
+    path = 1,          // refused from protocol 4 on: a client never names a file outside the spool for the service
+    spool = 2,         // a file name inside the spool's incoming directory, where the gRPC front door put the bytes
+    inline_bytes = 3,  // the job input itself, in the SUBMIT (`cuzk submit`: read with the client's own permissions)
 };
+inline constexpr std::size_t submit_input_limit = std::size_t(512) << 20;  // a 64 GiB C1 is ~110 MB
 
 enum class error_code : std::uint16_t {
     bad_request = 1,          // malformed frame or invalid field: the requester's to fix
@@ -158,8 +161,9 @@ struct submit_msg {
     std::string request_digest;
     proof_kind kind = proof_kind::porep_c2;
     std::int32_t priority = 0;
-    c1_source source = c1_source::path;
-    std::string c1_path;
+    c1_source source = c1_source::inline_bytes;
+    std::string c1_path;            // spool: the file name in the incoming directory
+    std::vector<std::byte> input;   // inline_bytes: the input, at most submit_input_limit bytes
     friend bool operator==(const submit_msg&, const submit_msg&) = default;
 };
 

@@ -74,7 +74,8 @@ partition_ring partition_ring::create(const ring_config& config) {
         slot->payload_offset = geometry.payloads_offset + std::uint64_t{i} * geometry.slot_stride;
         slot->state_since_ms.store(now, std::memory_order_relaxed);  // relaxed: published by the header's release
     }
-    publish_header(base, {magic, layout_version, geometry.segment_bytes, config.slot_count, config.slot_bytes});
+    publish_header(base, {magic, layout_version, geometry.segment_bytes, config.slot_count, config.slot_bytes,
+                          config.segment.service});
     spdlog::info("ring '{}': created {} slots of {} ({} in {})", config.segment.name, config.slot_count,
                  format_bytes(config.slot_bytes), format_bytes(geometry.segment_bytes),
                  config.segment.backing_path().string());
@@ -84,6 +85,16 @@ partition_ring partition_ring::create(const ring_config& config) {
 partition_ring partition_ring::open(const segment_location& where, std::chrono::milliseconds creation_wait) {
     auto segment = shm_segment::attach(where, magic, layout_version, creation_wait);
     const auto* header = std::launder(reinterpret_cast<const shm_header*>(segment.data()));
+    // Bounded first: a slot count or size beyond them would wrap the geometry's arithmetic (a corrupt or hostile
+    // header could then map slots outside the segment).
+    if (header->slot_count == 0 || header->slot_count > max_slot_count || header->slot_bytes == 0 ||
+        header->slot_bytes > max_slot_bytes) {
+        throw shm_error(shm_errc::incompatible,
+                        fmt::format("ring '{}': header declares {} slots of {} bytes, beyond 1..{} slots of 1 B..{}; "
+                                    "the segment is corrupt, remove {}",
+                                    where.name, header->slot_count, header->slot_bytes, max_slot_count,
+                                    format_bytes(max_slot_bytes), where.backing_path().string()));
+    }
     const auto geometry = ring_geometry_for(header->slot_count, header->slot_bytes);
     const auto* control = std::launder(reinterpret_cast<const ring_control*>(segment.data() + sizeof(shm_header)));
     if (geometry.segment_bytes != header->segment_bytes || control->slots_offset != geometry.slots_offset ||
@@ -93,6 +104,19 @@ partition_ring partition_ring::open(const segment_location& where, std::chrono::
                                     "offsets disagree); the segment is corrupt, remove {}",
                                     where.name, header->segment_bytes, header->slot_count, header->slot_bytes,
                                     geometry.segment_bytes, where.backing_path().string()));
+    }
+    // Every slot's payload where the geometry puts it: a payload_offset elsewhere would hand out memory outside
+    // the segment (or another slot's).
+    const auto* slots = std::launder(reinterpret_cast<const ring_slot*>(segment.data() + geometry.slots_offset));
+    for (std::uint32_t i = 0; i < header->slot_count; ++i) {
+        if (slots[i].payload_offset != geometry.payloads_offset + std::uint64_t{i} * geometry.slot_stride) {
+            throw shm_error(shm_errc::incompatible,
+                            fmt::format("ring '{}': slot {} places its payload at offset {}, not {}; the segment is "
+                                        "corrupt, remove {}",
+                                        where.name, i, slots[i].payload_offset,
+                                        geometry.payloads_offset + std::uint64_t{i} * geometry.slot_stride,
+                                        where.backing_path().string()));
+        }
     }
     return partition_ring(std::move(segment));
 }

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -77,7 +78,7 @@ struct ring_counters {
 class partition_ring {
 public:
     static constexpr std::uint64_t magic = make_magic("CUZKRING");
-    static constexpr std::uint32_t layout_version = 2;  // 2: shm_header without the heartbeat line
+    static constexpr std::uint32_t layout_version = 3;  // 3: shm_header names its service
 
     // Throws shm_error (already_exists, no_space with size and directory, invalid_argument, ...).
     static partition_ring create(const ring_config& config);
@@ -93,6 +94,10 @@ public:
     std::uint64_t slot_bytes() const noexcept { return header_->slot_bytes; }
     const segment_location& location() const noexcept { return segment_.location(); }
     const shm_header& header() const noexcept { return *header_; }
+    // The service the ring belongs to (shm_header::service_words), and its takeover by another service once
+    // that one is gone (daemon/service_segment.hpp decides).
+    std::string service() const { return service_of(*header_); }
+    void take_over(std::string_view service) noexcept { set_service(*header_, service); }
     // The whole mapping (for pinning it once with cudaHostRegister).
     std::span<std::byte> mapping() const noexcept { return {segment_.data(), segment_.size()}; }
 

@@ -29,6 +29,7 @@ shm_header& publish_header(void* where, const header_layout& layout) {
     header->slot_count = layout.slot_count;
     header->slot_bytes = layout.slot_bytes;
     header->created_ms = realtime_ms();
+    set_service(*header, layout.service);
     const auto self = current_process();
     // Relaxed: published by the release store of |magic| below.
     header->owner_pid.store(self.pid, std::memory_order_relaxed);
@@ -77,6 +78,32 @@ const shm_header& validate_header(const void* where, std::size_t mapped_bytes, s
                                     segment, header.segment_bytes, mapped_bytes));
     }
     return header;
+}
+
+std::string service_of(const shm_header& header) {
+    std::string name;
+    for (const auto& word : header.service_words) {
+        // Relaxed: a name is written whole before |magic| is published, or by a takeover that every reader of it
+        // after the takeover is ordered with by its own start (see daemon/service_segment.hpp).
+        const auto w = word.load(std::memory_order_relaxed);
+        for (int i = 0; i < 8; ++i) {
+            const auto c = static_cast<char>((w >> (8 * i)) & 0xff);
+            if (c == '\0') return name;
+            name += c;
+        }
+    }
+    return name;
+}
+
+void set_service(shm_header& header, std::string_view service) noexcept {
+    for (std::size_t k = 0; k < std::size(header.service_words); ++k) {
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i < 8; ++i) {
+            const auto at = 8 * k + i;
+            if (at < service.size()) w |= std::uint64_t(static_cast<unsigned char>(service[at])) << (8 * i);
+        }
+        header.service_words[k].store(w, std::memory_order_relaxed);
+    }
 }
 
 }  // namespace cuzk::ipc

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace cuzk::ipc {
@@ -42,8 +43,15 @@ struct shm_header {
     // judged by pid and start time when that slot or turn is contended ---
     alignas(cache_line_bytes) std::atomic<std::int32_t> owner_pid;
     std::atomic<std::uint64_t> owner_start_time;  // clock ticks since boot, see process_identity
+
+    // --- the service the segment belongs to: the canonical path of its runtime directory, NUL-padded, up to
+    // service_name_bytes (empty: made outside a service, by a tool or a test). Written by the creator before
+    // |magic|; rewritten only when a service takes over a segment whose service is gone (daemon/
+    // service_segment.hpp). Atomic words, so that services starting at once never race formally ---
+    alignas(cache_line_bytes) std::atomic<std::uint64_t> service_words[16];
 };
-static_assert(sizeof(shm_header) == 2 * cache_line_bytes);
+inline constexpr std::size_t service_name_bytes = 8 * 16;
+static_assert(sizeof(shm_header) == 4 * cache_line_bytes);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std::int32_t>::is_always_lock_free,
               "lock-free atomics are address-free, the only kind that works across processes");
 
@@ -53,7 +61,14 @@ struct header_layout {
     std::uint64_t segment_bytes = 0;
     std::uint32_t slot_count = 0;
     std::uint64_t slot_bytes = 0;
+    std::string_view service;  // the creating service (see shm_header); at most service_name_bytes
 };
+
+// The service recorded in |header| (empty when none).
+std::string service_of(const shm_header& header);
+// Records |service| in |header| (truncated to service_name_bytes: service names are compared whole, so a longer
+// one must be reduced by the caller; see daemon/service_segment.hpp).
+void set_service(shm_header& header, std::string_view service) noexcept;
 
 // Constructs the header in zeroed memory at |where|, naming the calling process as creator, and publishes it
 // (magic last). Call it after everything behind the header is initialised: the magic is the signal.

@@ -22,6 +22,7 @@ struct segment_location {
     std::filesystem::path directory;  // empty: POSIX shared memory; else the directory holding the file
     mode_t mode = 0600;               // 0660 with |group| to share with the group's members
     std::string group;                // non-empty: the segment's group is set to it at creation
+    std::string service;              // recorded in the header at creation (shm_header::service_words)
 
     std::filesystem::path backing_directory() const;  // /dev/shm or |directory|
     std::filesystem::path backing_path() const;       // the file that holds the segment

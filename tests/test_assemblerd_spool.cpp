@@ -41,10 +41,16 @@ protected:
         assemblerd::job j;
         j.id = id;
         j.kind = ipc::proof_kind::porep_c2;
-        j.input = s.take_input(id, ipc::c1_source::path, c1_path_.string());
+        j.input = s.take_input(id, ipc::c1_source::inline_bytes, c1_path_.string(), bytes_of(c1_path_));
         return j;
     }
     static void overwrite(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::trunc) << text; }
+    static std::vector<std::byte> bytes_of(const fs::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto* b = reinterpret_cast<const std::byte*>(text.data());
+        return {b, b + text.size()};
+    }
 
     fs::path dir_, c1_path_;
 };
@@ -120,12 +126,13 @@ TEST_F(AssemblerdSpool, TheInputCheckerSpoolsAndChecksOffTheLoop) {
     assemblerd::spool s(dir_ / "spool");
     const auto bad_path = dir_ / "bad.json";
     overwrite(bad_path, "{\"registered_proof\": 12}");
-    assemblerd::input_checker checker(s);
+    assemblerd::input_checker checker(s, false);  // synthetic C1s: the circuit check is for real ones
     for (std::uint64_t id : {1, 2}) {
         assemblerd::job j;
         j.id = id;
         j.kind = ipc::proof_kind::porep_c2;
-        checker.submit(std::move(j), ipc::c1_source::path, (id == 1 ? c1_path_ : bad_path).string());
+        const auto& file = id == 1 ? c1_path_ : bad_path;
+        checker.submit(std::move(j), ipc::c1_source::inline_bytes, file.string(), bytes_of(file));
     }
     std::vector<assemblerd::input_checker::outcome> got;
     for (int i = 0; i < 3000 && got.size() < 2; ++i) {
@@ -146,4 +153,18 @@ TEST_F(AssemblerdSpool, TheInputCheckerSpoolsAndChecksOffTheLoop) {
             EXPECT_FALSE(fs::exists(s.root() / "jobs/2")) << "a refused input leaves nothing in the spool";
         }
     }
+}
+
+// Nothing a client sends makes the service read outside the spool: an input named by its path is refused naming
+// it, and nothing is spooled.
+TEST_F(AssemblerdSpool, AnInputNamedByItsPathIsRefused) {
+    assemblerd::spool s(dir_ / "spool");
+    try {
+        (void)s.take_input(9, ipc::c1_source::path, c1_path_.string(), {});
+        FAIL() << "an input named by its path was taken";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find(c1_path_.string() + "') is not taken"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "spool" / "jobs" / "9" / "input"));
+    EXPECT_THROW((void)s.take_input(9, ipc::c1_source::spool, "../c1.json", {}), input_error);
 }

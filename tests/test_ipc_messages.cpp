@@ -51,6 +51,8 @@ std::vector<message> one_of_each() {
         status_reply_msg{R"({"jobs":[],"slots":{"free":4}})"},
         submit_msg{"req-\xc3\xa9-1", std::string(64, 'f'), proof_kind::window_post, 100, c1_source::spool,
                    "incoming/abc.json"},
+        submit_msg{"", "", proof_kind::porep_c2, 0, c1_source::inline_bytes, "/home/sp/c1.json",
+                   {std::byte{'{'}, std::byte{'}'}, std::byte{0}, std::byte{0xff}}},
         submit_reply_msg{"req-1", 17, true, 3},
         await_msg{17, 30000, true},
         done,
@@ -91,7 +93,7 @@ TEST(Messages, EveryTypeSurvivesARoundTrip) {
 
 TEST(Messages, FrameLayoutIsPinned) {
     const auto frame = encode(cancel_msg{0x0102030405060708ull});
-    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{3},    std::byte{5},
+    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{4},    std::byte{5},
                                           std::byte{8},   std::byte{0},   std::byte{0},    std::byte{0},
                                           std::byte{8},   std::byte{7},   std::byte{6},    std::byte{5},
                                           std::byte{4},   std::byte{3},   std::byte{2},    std::byte{1}};
@@ -125,13 +127,14 @@ TEST(Messages, EveryTruncationIsRejected) {
 }
 
 TEST(Messages, TruncatedFieldIsNamedWithItsOffset) {
-    auto frame = encode(submit_msg{"abc", "", proof_kind::porep_c2, 1, c1_source::path, "/x"});
+    auto frame = encode(submit_msg{"abc", "", proof_kind::porep_c2, 1, c1_source::inline_bytes, "/x",
+                                   {std::byte{1}, std::byte{2}}});
     frame.resize(frame.size() - 1);
     const std::uint32_t payload = static_cast<std::uint32_t>(frame.size() - frame_header_bytes);
     std::memcpy(frame.data() + 4, &payload, 4);
     const auto text = decode_error(frame);
     EXPECT_NE(text.find("SUBMIT"), std::string::npos) << text;
-    EXPECT_NE(text.find("c1_path"), std::string::npos) << text;
+    EXPECT_NE(text.find("input"), std::string::npos) << text;
     EXPECT_NE(text.find("offset"), std::string::npos) << text;
 }
 

@@ -709,3 +709,31 @@ TEST(SlotWord, PacksStateHolderAndGeneration) {
     EXPECT_EQ(slot_word::unpack(word.pack()), word);
     EXPECT_EQ(slot_word::unpack(slot_word{slot_state::ready, 0, 1}.pack()).state, slot_state::ready);
 }
+
+// A corrupt or hostile header cannot make open hand out slots outside the segment (fuzz_shm_header's finding 1):
+// a slot count and size whose geometry wraps, and a slot whose payload lies elsewhere, are refused.
+TEST_F(PartitionRing, OpenRefusesSlotsOutsideTheSegment) {
+    auto ring = make();
+    auto bytes = ring.mapping();
+    auto refused = [&] {
+        try {
+            (void)partition_ring::open(config.segment);
+        } catch (const shm_error& e) {
+            return e.code() == shm_errc::incompatible;
+        }
+        return false;
+    };
+    ASSERT_FALSE(refused());
+    // One slot's payload moved onto the next slot's.
+    auto* slots = reinterpret_cast<ring_slot*>(bytes.data() + ring_geometry_for(4, 10000).slots_offset);
+    const auto original = slots[1].payload_offset;
+    slots[1].payload_offset = slots[2].payload_offset;
+    EXPECT_TRUE(refused());
+    slots[1].payload_offset = original;
+    ASSERT_FALSE(refused());
+    // 2 slots of 2^63 bytes: their geometry wraps to a few KiB.
+    auto* header = reinterpret_cast<shm_header*>(bytes.data());
+    header->slot_count = 2;
+    header->slot_bytes = std::uint64_t{1} << 63;
+    EXPECT_TRUE(refused());
+}

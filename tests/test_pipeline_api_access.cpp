@@ -1,5 +1,6 @@
-// Who may call the API (the daemons running, CPU backend): the default Unix socket is the service group's (0660,
-// in a 0750 runtime directory) while the stages' own sockets are the owner's (0600); with [api] tls_cert/tls_key
+// Who may call the API (the daemons running, CPU backend): the default Unix socket and assemblerd's request socket
+// are the service group's (0660, in a 0750 runtime directory) while the sockets between the stages are the owner's
+// (0600); with [api] tls_cert/tls_key
 // only TLS clients that trust the certificate get through, and with tls_client_ca only those presenting a
 // certificate signed by it; a TCP peer outside [api] allow_from is refused (PERMISSION_DENIED, logged) while
 // loopback always passes (IPv6 peers too: a link-local one is matched without its zone); a listen address open
@@ -223,7 +224,12 @@ TEST(PipelineApiAccess, TheDefaultSocketIsTheGroupsAndTheStagesSocketsTheOwners)
     const auto dir = mode_of(rt);
     EXPECT_TRUE(S_ISDIR(dir));
     EXPECT_EQ(dir & 07777, 0750u) << std::oct << (dir & 07777);
-    for (const auto* stage : {"assemblerd.sock", "assemblerd-results.sock", "synthd.sock", "gpud-0.sock"}) {
+    // assemblerd's request socket is the front door too (SUBMIT, AWAIT, CANCEL, STATUS_REQUEST: `cuzk` of a
+    // group member); the sockets between the stages are the owner's.
+    const auto front = mode_of(rt / "assemblerd.sock");
+    EXPECT_TRUE(S_ISSOCK(front));
+    EXPECT_EQ(front & 07777, 0660u) << std::oct << (front & 07777);
+    for (const auto* stage : {"assemblerd-results.sock", "synthd.sock", "gpud-0.sock"}) {
         const auto m = mode_of(rt / stage);
         EXPECT_TRUE(S_ISSOCK(m)) << stage;
         EXPECT_EQ(m & 07777, 0600u) << stage << ": " << std::oct << (m & 07777);

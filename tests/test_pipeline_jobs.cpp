@@ -62,20 +62,26 @@ TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
         EXPECT_EQ(std::get<ipc::error_reply_msg>(m).code, ipc::error_code::bad_request);
         EXPECT_NE(std::get<ipc::error_reply_msg>(m).text.find("magic"), std::string::npos);
     }
-    // Well-formed but wrong: an input file that does not exist, a PoRep job whose file is not a C1, a bad
-    // test job.
-    auto missing = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
-                                                          "/nonexistent/job.json"});
-    ASSERT_TRUE(missing && std::holds_alternative<ipc::error_reply_msg>(*missing));
-    EXPECT_NE(std::get<ipc::error_reply_msg>(*missing).text.find("/nonexistent/job.json"), std::string::npos);
+    // Well-formed but wrong: an input named by a path (the service opens no file a client names), an empty input,
+    // a PoRep job whose input is not a C1, a bad test job.
+    auto by_path = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
+                                                          "/etc/hostname"});
+    ASSERT_TRUE(by_path && std::holds_alternative<ipc::error_reply_msg>(*by_path));
+    EXPECT_NE(std::get<ipc::error_reply_msg>(*by_path).text.find("'/etc/hostname') is not taken"), std::string::npos)
+        << std::get<ipc::error_reply_msg>(*by_path).text;
+    auto empty = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0,
+                                                        ipc::c1_source::inline_bytes, "job.json"});
+    ASSERT_TRUE(empty && std::holds_alternative<ipc::error_reply_msg>(*empty));
+    EXPECT_NE(std::get<ipc::error_reply_msg>(*empty).text.find("job.json is empty"), std::string::npos)
+        << std::get<ipc::error_reply_msg>(*empty).text;
     const auto not_c1 = sut.write_job("mul:8", 1, 1);
-    auto porep = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::porep_c2, 0, ipc::c1_source::path, not_c1});
+    auto porep = sut.call("assemblerd", pipeline::submit_of_file(ipc::proof_kind::porep_c2, not_c1));
     ASSERT_TRUE(porep && std::holds_alternative<ipc::error_reply_msg>(*porep));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*porep).text.find(not_c1), std::string::npos)
         << std::get<ipc::error_reply_msg>(*porep).text;
     const auto bad_job = (sut.dir() / "bad.json").string();
     std::ofstream(bad_job) << R"({"circuit": "nope:3", "partitions": 2})";
-    auto bad = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path, bad_job});
+    auto bad = sut.call("assemblerd", pipeline::submit_of_file(ipc::proof_kind::test_circuit, bad_job));
     ASSERT_TRUE(bad && std::holds_alternative<ipc::error_reply_msg>(*bad));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*bad).text.find("circuit"), std::string::npos);
     auto unknown = sut.call("assemblerd", ipc::await_msg{987654, 0});

@@ -52,6 +52,9 @@ struct pipeline_options {
     std::string gpud_backend{};          // [gpud] backend; empty: the default
     std::uint32_t max_partition_attempts = 0;  // [assemblerd] max_partition_attempts; 0: the default
     std::string extra_config{};  // TOML appended to the configuration: sections the options above do not set ([api])
+    std::string segments_of{};   // non-empty: the ring and GPU 0's lock are named as that pipeline tag's (two
+                                 // services configured with the same names)
+    std::string lock_of{};       // non-empty: GPU 0's lock alone is named as that pipeline tag's
 };
 
 inline ipc::segment_location named(const std::string& name) {
@@ -90,7 +93,7 @@ log_level = "info"
 [metrics]
 listen = ""
 [ring]
-name = "cuzk-test-ring-{1}"
+name = "cuzk-test-ring-{12}"
 slots = {2}
 slot_bytes = {7}
 [assemblerd]
@@ -112,14 +115,18 @@ lock_name = "{8}"
                            o.max_partition_attempts == 0
                                ? ""
                                : fmt::format("max_partition_attempts = {}", o.max_partition_attempts),
-                           o.extra_config);
+                           o.extra_config, segment_tag());
     }
 
     // GPU 0's lock is the configuration's ([gpud] lock_name); another GPU's gpud reads a copy of the
     // configuration naming its own lock, as a GPU's default lock name would (unique per test here).
     std::string lock_name_of(int gpu) const {
-        return gpu == 0 ? fmt::format("cuzk-test-lock-{}", tag_) : fmt::format("cuzk-test-lock-{}-gpu{}", tag_, gpu);
+        return gpu == 0 ? fmt::format("cuzk-test-lock-{}", options_.lock_of.empty() ? segment_tag() : options_.lock_of)
+                        : fmt::format("cuzk-test-lock-{}-gpu{}", tag_, gpu);
     }
+    // The tag the ring and GPU 0's lock are named with: this pipeline's, or the one options.segments_of names.
+    const std::string& segment_tag() const { return options_.segments_of.empty() ? tag_ : options_.segments_of; }
+    const std::string& tag() const { return tag_; }
     fs::path config_path(int gpu = 0) const {
         return gpu == 0 ? config_path_ : dir_ / fmt::format("cuzk-gpu{}.toml", gpu);
     }
@@ -253,11 +260,22 @@ lock_name = "{8}"
         return path.string();
     }
 
+    // A SUBMIT carrying the bytes of |file| (named by its path in the service's errors), as `cuzk submit` sends.
+    static ipc::submit_msg submit_of_file(ipc::proof_kind kind, const std::string& file, std::int32_t priority = 0,
+                                          const std::string& request_id = "") {
+        std::ifstream in(file, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ipc::submit_msg m{request_id, "", kind, priority, ipc::c1_source::inline_bytes, file};
+        const auto* p = reinterpret_cast<const std::byte*>(text.data());
+        m.input.assign(p, p + text.size());
+        return m;
+    }
+
     // SUBMIT; returns the reply (submit_reply or error_reply).
     ipc::message submit(const std::string& circuit, std::uint32_t partitions, std::uint64_t seed,
                         const std::string& request_id = "", std::int32_t priority = 0) {
-        ipc::submit_msg m{request_id, "", ipc::proof_kind::test_circuit, priority, ipc::c1_source::path,
-                          write_job(circuit, partitions, seed)};
+        const auto m = submit_of_file(ipc::proof_kind::test_circuit, write_job(circuit, partitions, seed), priority,
+                                      request_id);
         auto r = call("assemblerd", m);
         EXPECT_TRUE(r.has_value()) << "no reply to SUBMIT";
         return r.value_or(ipc::error_reply_msg{});
