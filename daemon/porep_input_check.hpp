@@ -3,7 +3,8 @@
 // public inputs that circuit allocates are compared with those the verifier will use. A C1 with one wrong value
 // (a digit of comm_r, a label, a sibling) is refused there, naming the partition and the first failing gadget,
 // instead of after a whole partition was proved and its proof failed to verify. One challenge of 18 costs about
-// 1/18 of a partition's synthesis (~0.3 s a partition at 32 GiB), the partitions checked in parallel.
+// 1/18 of a partition's synthesis (at 32 GiB, where a partition takes ~5 s, about 0.3 s by that ratio: not
+// measured on its own yet), the partitions checked in parallel.
 #pragma once
 
 #include <string>

@@ -23,7 +23,7 @@ test_job_input parse_test_job_input(const std::string& text, const std::string& 
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number too large
         throw input_error(fmt::format("{}: not a test-circuit job (JSON): {}", where, e.what()));
     }
     if (!j.is_object()) throw input_error(fmt::format("{}: a test-circuit job is a JSON object", where));

@@ -36,4 +36,15 @@ TEST(TestJobInput, RefusesUnknownCircuitsNamingTheField) {
     }
 }
 
+// Found by the API request fuzz target in a CI run: a number too large for a double is nlohmann's out_of_range,
+// not its parse_error, and escaped the check as an unexpected exception. It is a bad job like any other.
+TEST(TestJobInput, ANumberTooLargeIsABadJob) {
+    try {
+        (void)daemon::parse_test_job_input(R"({"circuit": "mul:64", "partitions": 2E288888888888})", "job");
+        ADD_FAILURE() << "accepted";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("job: not a test-circuit job (JSON)"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace

@@ -15,6 +15,8 @@ std::vector<ff::fr_t> parse_public_inputs(const std::string& text, const std::st
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw input_error(where + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+    } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double
+        throw input_error(where + ": not valid JSON: " + e.what());
     }
     if (!doc.is_array()) throw input_error(where + ": expected a JSON array of decimal strings");
     std::vector<ff::fr_t> out;
