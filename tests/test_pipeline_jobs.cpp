@@ -65,12 +65,12 @@ TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
     // Well-formed but wrong: an input named by a path (the service opens no file a client names), an empty input,
     // a PoRep job whose input is not a C1, a bad test job.
     auto by_path = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0, ipc::c1_source::path,
-                                                          "/etc/hostname"});
+                                                          "/etc/hostname", {}});
     ASSERT_TRUE(by_path && std::holds_alternative<ipc::error_reply_msg>(*by_path));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*by_path).text.find("'/etc/hostname') is not taken"), std::string::npos)
         << std::get<ipc::error_reply_msg>(*by_path).text;
     auto empty = sut.call("assemblerd", ipc::submit_msg{"", "", ipc::proof_kind::test_circuit, 0,
-                                                        ipc::c1_source::inline_bytes, "job.json"});
+                                                        ipc::c1_source::inline_bytes, "job.json", {}});
     ASSERT_TRUE(empty && std::holds_alternative<ipc::error_reply_msg>(*empty));
     EXPECT_NE(std::get<ipc::error_reply_msg>(*empty).text.find("job.json is empty"), std::string::npos)
         << std::get<ipc::error_reply_msg>(*empty).text;

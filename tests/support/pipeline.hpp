@@ -265,7 +265,7 @@ lock_name = "{8}"
                                           const std::string& request_id = "") {
         std::ifstream in(file, std::ios::binary);
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        ipc::submit_msg m{request_id, "", kind, priority, ipc::c1_source::inline_bytes, file};
+        ipc::submit_msg m{request_id, "", kind, priority, ipc::c1_source::inline_bytes, file, {}};
         const auto* p = reinterpret_cast<const std::byte*>(text.data());
         m.input.assign(p, p + text.size());
         return m;
