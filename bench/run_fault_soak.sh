@@ -25,7 +25,8 @@ for seed in $seeds; do
     log="$out/seed-$seed.log"
     # The test bounds itself (its watchdog); the timeout here is a second line of defence.
     limit=$(( ${SECONDS_EACH:-0} + 1200 ))
-    if env CUZK_SOAK_SEED="$seed" ${SECONDS_EACH:+CUZK_SOAK_SECONDS=$SECONDS_EACH} timeout "$limit" "$test_bin" >"$log" 2>&1; then
+    if env CUZK_SOAK_SEED="$seed" ${SECONDS_EACH:+CUZK_SOAK_SECONDS=$SECONDS_EACH} \
+        timeout "$limit" "$test_bin" >"$log" 2>&1; then
         verdict=PASS
     else
         verdict=FAIL
