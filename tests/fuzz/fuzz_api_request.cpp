@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 
+// SetLogHandler: protobuf logs every unparsable input it is fed; silenced so the fuzzer's output stays readable.
 #include <google/protobuf/stubs/logging.h>
 
 #include "api/api_error.hpp"
