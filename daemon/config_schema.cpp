@@ -65,7 +65,8 @@ const std::array<config_key, 39> keys{{
     {"ring", "name", text_key{CUZK_CONFIG_FIELD(ring.name)},
      "The shared-memory segment's name (one ring per pipeline); must not be empty."},
     {"ring", "slots", integer_key{CUZK_CONFIG_FIELD(ring.slots), 1, 65536},
-     "Ring slots: partitions synthesized and waiting for, or being proved by, gpud."},
+     "Ring slots: partitions synthesized and waiting for, or being proved by, gpud. With 3 or more, PoRep and "
+     "test partitions leave one free for PoSt ones, so that a WinningPoSt never waits for a slot."},
     {"ring", "slot_bytes", integer_key{CUZK_CONFIG_FIELD(ring.slot_bytes), 4096, std::int64_t{1} << 40},
      "Payload bytes per slot: one partition witness, compact (inputs, aux values as bits or in full with their "
      "positions). A 32 GiB PoRep partition needs about 95 MB (91 MiB), a 2 KiB one about 2 MB; the default, 256 "
@@ -99,7 +100,9 @@ const std::array<config_key, 39> keys{{
      "CPU list, e.g. `\"0-7,16\"`; empty: no CPU pinning. `--cpus` overrides it."},
     // [synthd]
     {"synthd", "threads", integer_key{CUZK_CONFIG_FIELD(synthd.threads), 1, 4096},
-     "Synthesis threads: partitions synthesized at once."},
+     "Synthesis threads: partitions synthesized at once. One more thread takes only PoSt partitions (WindowPoSt "
+     "and WinningPoSt start at once, whatever PoRep work holds the others), and a PoSt partition's sectors are "
+     "synthesized in parallel on this many threads."},
     {"synthd", "numa_node", optional_integer_key{CUZK_CONFIG_FIELD(synthd.numa_node), 0, 4095},
      "Run on this NUMA node's CPUs and allocate from its memory. `--numa-node` overrides it."},
     {"synthd", "cpus", text_key{CUZK_CONFIG_FIELD(synthd.cpus)},
@@ -144,7 +147,7 @@ const std::array<config_key, 39> keys{{
      "`\"host\"` (page-locked host memory, streamed to the GPU per MSM in segments: for GPUs without room), "
      "`\"auto\"` (the device where they fit beside the NTTs and the least MSM scratch, else the host)."},
     {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},
-     "TEST FACILITY, for timing real sizes without the published files: a PoRep shape whose `.params` file is "
+     "TEST FACILITY, for timing real sizes without the published files: a PoRep or PoSt shape whose `.params` file is "
      "missing gets parameters of its exact sizes made of pseudo-random points, built in memory on every core (a "
      "32 GiB set, 51 GB, in well under a minute on 16 cores; never written to disk, no `.vk`). Proofs made with them are NOT valid: set "
      "`[assemblerd] verify = false`. The circuit's matrices are recorded as for real parameters."},

@@ -82,6 +82,9 @@ void check_fit(const r1cs::r1cs_matrices& m, const groth16::parameters& p, const
         refuse("B query length", bits_set(m.b_input_density) + bits_set(m.b_aux_density), p.b_g1.size());
 }
 
+// The shapes published parameters exist for (PoRep, PoSt), which synthetic parameters may stand in for.
+bool has_official_files(const std::string& shape) { return shape.starts_with("porep:") || shape.starts_with("post:"); }
+
 }  // namespace
 
 std::uint64_t params_bytes(const groth16::parameters& p) {
@@ -102,13 +105,13 @@ params_files params_store::files_of(const std::string& shape) const {
     try {
         return resolve_params_files(dir_, shape);
     } catch (const input_error&) {
-        if (missing_porep_ != missing_porep::synthetic || !shape.starts_with("porep:")) throw;
+        if (missing_official_ != missing_official::synthetic || !has_official_files(shape)) throw;
         return official_params_files(dir_, shape);
     }
 }
 
 bool params_store::synthesizes(const std::string& shape, const params_files& files) const {
-    return missing_porep_ == missing_porep::synthetic && shape.starts_with("porep:") &&
+    return missing_official_ == missing_official::synthetic && has_official_files(shape) &&
            !std::filesystem::exists(files.params);
 }
 

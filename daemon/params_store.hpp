@@ -9,7 +9,8 @@
 // <params stem>.r1cs beside the .params; a missing file is recorded (one blank synthesis of the circuit: minutes
 // and ~13 GB at 32 GiB, once) and written there for next time, or kept in memory where the directory is not
 // writable. A matrix file that does not fit its parameters is an error naming both files.
-// TEST FACILITY: with missing_porep::synthetic ([gpud] synthetic_params), a PoRep set whose .params file is missing
+// TEST FACILITY: with missing_official::synthetic ([gpud] synthetic_params), a PoRep or PoSt set whose .params file
+// is missing
 // is built in memory from pseudo-random points of the exact sizes (synthetic_params.hpp; never written to disk, no
 // .vk either; resident until evicted, whatever files appear meanwhile): proofs made with it are NOT valid, for
 // timing real sizes only ([assemblerd] verify = false).
@@ -45,12 +46,12 @@ public:
     // goes): gpud frees a backend's device copy of it there. It runs on the thread that dropped the last
     // reference, must not throw, and must not call back into the store.
     using free_hook = std::function<void(const groth16::parameters&)>;
-    // What a PoRep shape without its .params file gets: an error naming the files looked for, or (a test
+    // What a PoRep or PoSt shape without its .params file gets: an error naming the files looked for, or (a test
     // facility) synthetic parameters.
-    enum class missing_porep { refused, synthetic };
+    enum class missing_official { refused, synthetic };
     explicit params_store(std::filesystem::path dir, free_hook on_free = {},
-                          missing_porep missing = missing_porep::refused)
-        : dir_(std::move(dir)), on_free_(std::move(on_free)), missing_porep_(missing) {}
+                          missing_official missing = missing_official::refused)
+        : dir_(std::move(dir)), on_free_(std::move(on_free)), missing_official_(missing) {}
 
     struct lookup {
         std::shared_ptr<const groth16::parameters> params;
@@ -110,7 +111,7 @@ private:
 
     std::filesystem::path dir_;
     free_hook on_free_;
-    missing_porep missing_porep_;
+    missing_official missing_official_;
     mutable std::mutex mutex_;
     std::condition_variable loaded_cv_;        // a load ended (done or failed)
     std::map<std::string, entry> sets_;        // by .params path

@@ -1,7 +1,7 @@
 // TEST FACILITY: parameters of a circuit's exact sizes made of pseudo-random points, for timing the prover at real
 // sizes without the published files (a 32 GiB PoRep set is ~47 GB and not at hand on a test machine). They come
 // from no setup: proofs made with them are NOT valid and must not be verified ([assemblerd] verify = false).
-// gpud builds them in memory, never on disk, when [gpud] synthetic_params is set and a PoRep .params file is
+// gpud builds them in memory, never on disk, when [gpud] synthetic_params is set and a PoRep or PoSt .params file is
 // missing (params_store.hpp).
 //
 // The sizes follow from the circuit's recorded matrices as a setup would make them, and are what

@@ -91,8 +91,8 @@ public:
           backend_(backend_for(c, faults)),
           // A set's last user gone (after an evict), the backend's copy of it goes before the host one.
           params_(c.gpud.params_dir, [this](const groth16::parameters& p) { backend_->forget(p); },
-                  c.gpud.synthetic_params ? daemon::params_store::missing_porep::synthetic
-                                          : daemon::params_store::missing_porep::refused),
+                  c.gpud.synthetic_params ? daemon::params_store::missing_official::synthetic
+                                          : daemon::params_store::missing_official::refused),
           workers_(c.gpud.workers) {}
 
     std::string status_json() const {
@@ -230,9 +230,10 @@ public:
             state.phase = "lock_wait";
             t = steady::now();
             // The wait gives up for a cancel or a stop (the partition leaves at this boundary, below) and a lost device.
-            auto guard = lock_.acquire_unless([&] {
-                return device_lost_.load() || daemon::shutdown_requested() || cancelled(claim.job_id);
-            });
+            // Queued by the partition's priority class: a WinningPoSt waits only for the kernels running now.
+            auto guard = lock_.acquire_unless(
+                [&] { return device_lost_.load() || daemon::shutdown_requested() || cancelled(claim.job_id); },
+                ipc::priority_class_of(claim.commit_seq));
             if (device_lost_) return leave_for_next_gpud(claim, worker, "before the kernels");  // |guard| frees the lock
             if (!guard) {
                 stops_at_boundary(claim, "while waiting for the CUDA lock");

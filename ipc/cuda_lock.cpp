@@ -133,6 +133,26 @@ bool advance_turn(cuda_lock_data& data, const process_identity& self, const std:
     return moved;
 }
 
+// Under the mutex, for |self|, just queued at the end: it takes the ticket of the first queued waiter of a lower
+// priority, and every queued waiter from there on moves up one ticket (into the numbers up to |self|'s old one),
+// so each class stays FIFO. The holder's ticket is never taken: its kernels run on.
+void queue_ahead_of_lower_priorities(cuda_lock_data& data, cuda_lock_waiter& self) noexcept {
+    const std::uint64_t first_waiting = data.now_serving + (data.held != 0 ? 1 : 0);
+    std::uint64_t place = self.ticket;
+    for (const auto& waiter : data.waiters) {
+        if (&waiter == &self || waiter.pid == 0) continue;
+        if (waiter.ticket >= first_waiting && waiter.ticket < place && waiter.priority < self.priority)
+            place = waiter.ticket;
+    }
+    if (place == self.ticket) return;
+    for (auto& waiter : data.waiters) {
+        if (&waiter == &self || waiter.pid == 0) continue;
+        if (waiter.ticket >= place && waiter.ticket < self.ticket) ++waiter.ticket;
+    }
+    self.ticket = place;
+    announce_turn_change(data);  // a waiter whose turn it was (not yet taken) looks again
+}
+
 }  // namespace
 
 std::string cuda_lock::segment_name(int gpu_index) { return fmt::format("cuzk-cuda-lock-gpu{}", gpu_index); }
@@ -186,18 +206,22 @@ cuda_lock cuda_lock::open_or_create(const cuda_lock_options& options) {
 
 bool cuda_lock::remove(const segment_location& where) { return shm_segment::remove(where); }
 
-cuda_lock_guard cuda_lock::acquire() { return std::move(*acquire_until(std::nullopt)); }
-
-std::optional<cuda_lock_guard> cuda_lock::try_acquire_for(std::chrono::nanoseconds timeout) {
-    return acquire_until(std::chrono::steady_clock::now() + timeout);
+cuda_lock_guard cuda_lock::acquire(std::int32_t priority) {
+    return std::move(*acquire_until(std::nullopt, nullptr, priority));
 }
 
-std::optional<cuda_lock_guard> cuda_lock::acquire_unless(const std::function<bool()>& give_up) {
-    return acquire_until(std::nullopt, &give_up);
+std::optional<cuda_lock_guard> cuda_lock::try_acquire_for(std::chrono::nanoseconds timeout, std::int32_t priority) {
+    return acquire_until(std::chrono::steady_clock::now() + timeout, nullptr, priority);
+}
+
+std::optional<cuda_lock_guard> cuda_lock::acquire_unless(const std::function<bool()>& give_up,
+                                                         std::int32_t priority) {
+    return acquire_until(std::nullopt, &give_up, priority);
 }
 
 std::optional<cuda_lock_guard> cuda_lock::acquire_until(std::optional<std::chrono::steady_clock::time_point> deadline,
-                                                        const std::function<bool()>* give_up) {
+                                                        const std::function<bool()>* give_up,
+                                                        std::int32_t priority) {
     const auto& name = location().name;
     const auto self = current_process();
     const auto tid = current_thread_id();
@@ -222,19 +246,21 @@ std::optional<cuda_lock_guard> cuda_lock::acquire_until(std::optional<std::chron
                                                  cuda_lock_waiter_capacity));
         }
     }
-    const std::uint64_t ticket = data.next_ticket;
-    entry->ticket = ticket;
+    entry->ticket = data.next_ticket;
     entry->tid = tid;
     entry->start_time = self.start_time;
     entry->since_ms = realtime_ms();
+    entry->priority = priority;
     keep_order();
     entry->pid = self.pid;
     keep_order();
-    data.next_ticket = ticket + 1;
+    data.next_ticket = entry->ticket + 1;
+    queue_ahead_of_lower_priorities(data, *entry);
 
+    // The ticket is read from the entry each time: a later waiter of a higher priority moves it up.
     for (;;) {
         advance_turn(data, self, name);
-        if (data.held == 0 && data.now_serving == ticket) break;
+        if (data.held == 0 && data.now_serving == entry->ticket) break;
         if (give_up && (*give_up)()) {
             entry->pid = 0;  // as at a deadline: the ticket is skipped when its turn comes
             return std::nullopt;
@@ -255,6 +281,7 @@ std::optional<cuda_lock_guard> cuda_lock::acquire_until(std::optional<std::chron
     data.holder_pid = self.pid;
     data.holder_tid = tid;
     data.holder_start_time = self.start_time;
+    const std::uint64_t ticket = entry->ticket;
     data.holder_ticket = ticket;
     data.held_since_ns = now_ns;
     data.held_since_ms = realtime_ms();

@@ -1,7 +1,10 @@
 // The cross-process CUDA lock: one per GPU, in its own small shared-memory segment, taken only around GPU
 // kernel work by the workers of one gpud (threads) and of several gpud processes on the same GPU.
 //
-// - Fair: FIFO by ticket; a thread that releases and asks again queues behind those already waiting.
+// - Fair: FIFO by ticket within a priority class; a thread that releases and asks again queues behind those
+//   already waiting. A waiter of a higher class queues ahead of every waiter of a lower one (never ahead of the
+//   holder: a WinningPoSt waits at most for the kernels already running), so a stream of high-priority work can
+//   hold lower work back, which is what its priority asks for.
 // - Blocking: a waiter sleeps on a futex between turn changes (no spinning); every |liveness_poll| it wakes
 //   to check whether the holder, or the waiter at the head of the queue, has died.
 // - Robust: a holder that dies loses its turn (detected by pid and start time; counted as an owner-death
@@ -72,7 +75,7 @@ private:
 class cuda_lock {
 public:
     static constexpr std::uint64_t magic = make_magic("CUZKLOCK");
-    static constexpr std::uint32_t layout_version = 3;  // 3: shm_header names its service
+    static constexpr std::uint32_t layout_version = 4;  // 3: shm_header names its service; 4: waiter priorities
 
     // "cuzk-cuda-lock-gpu<index>": the default segment name of a GPU's lock.
     static std::string segment_name(int gpu_index);
@@ -86,13 +89,16 @@ public:
 
     // Blocks until this caller's turn. The cuda_lock (its mapping) must outlive the guard; moving the
     // cuda_lock is fine. Throws std::runtime_error when the waiter table is full or the mutex is unusable.
-    [[nodiscard]] cuda_lock_guard acquire();
+    // |priority|: the work's class (the ring's: ipc::priority_class_of; 0 for NORMAL), see the queue above.
+    [[nodiscard]] cuda_lock_guard acquire(std::int32_t priority = 0);
     // As acquire, but gives up after |timeout| (std::nullopt; the queue position is abandoned and skipped).
-    [[nodiscard]] std::optional<cuda_lock_guard> try_acquire_for(std::chrono::nanoseconds timeout);
+    [[nodiscard]] std::optional<cuda_lock_guard> try_acquire_for(std::chrono::nanoseconds timeout,
+                                                                 std::int32_t priority = 0);
     // As acquire, keeping its place in the queue, but gives up (std::nullopt, the ticket abandoned) once
     // |give_up| returns true: asked before each wait and at least every liveness poll while waiting, under the
     // lock's bookkeeping mutex, so it must be quick and must not block (gpud: its job was cancelled, or it stops).
-    [[nodiscard]] std::optional<cuda_lock_guard> acquire_unless(const std::function<bool()>& give_up);
+    [[nodiscard]] std::optional<cuda_lock_guard> acquire_unless(const std::function<bool()>& give_up,
+                                                                std::int32_t priority = 0);
 
     cuda_lock_stats statistics() const;
     lock_state state() const;
@@ -106,7 +112,7 @@ public:
 private:
     cuda_lock(shm_segment segment, std::chrono::milliseconds liveness_poll);
     std::optional<cuda_lock_guard> acquire_until(std::optional<std::chrono::steady_clock::time_point> deadline,
-                                                 const std::function<bool()>* give_up = nullptr);
+                                                 const std::function<bool()>* give_up, std::int32_t priority);
 
     shm_segment segment_;
     cuda_lock_data* data_ = nullptr;

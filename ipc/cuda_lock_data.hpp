@@ -1,4 +1,5 @@
-// The shared-memory state of one CUDA lock (one per GPU): a FIFO ticket queue whose bookkeeping is guarded
+// The shared-memory state of one CUDA lock (one per GPU): a ticket queue (FIFO within a priority class; a waiter
+// of a higher class takes the place of the first lower one, the others move up one ticket) whose bookkeeping is guarded
 // by a robust, process-shared mutex, plus a futex word that waiters sleep on. The mutex is held for
 // microseconds (bookkeeping only); the GPU "turn" it hands out is held for seconds, and is recorded here
 // (holder pid, start time, thread) so that a holder that dies can be detected and its turn skipped.
@@ -18,13 +19,16 @@ namespace cuzk::ipc {
 
 inline constexpr std::uint32_t cuda_lock_waiter_capacity = 64;
 
-// A queued waiter. |pid| is written last when registering: nonzero marks the entry in use.
+// A queued waiter. |pid| is written last when registering: nonzero marks the entry in use. |ticket| moves up by
+// one when a waiter of a higher priority queues ahead of it (cuda_lock::acquire with a priority).
 struct cuda_lock_waiter {
     std::uint64_t ticket;
     std::int32_t pid;
     std::uint32_t tid;
     std::uint64_t start_time;  // process start time, see process_identity
     std::uint64_t since_ms;    // CLOCK_REALTIME ms when it queued
+    std::int32_t priority;     // the work's priority class: higher first, FIFO within a class
+    std::uint32_t reserved;
 };
 
 // Cumulative statistics since the segment was created.

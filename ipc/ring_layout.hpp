@@ -72,6 +72,12 @@ constexpr std::uint64_t take_order_of(std::int32_t priority, std::uint64_t commi
     return (rank << 56) | (commit_seq & ((std::uint64_t(1) << 56) - 1));
 }
 
+// The priority class a READY slot was committed with (the inverse of take_order_of's top byte): the CUDA lock
+// orders its waiters by it.
+constexpr std::int32_t priority_class_of(std::uint64_t take_order) noexcept {
+    return 127 - static_cast<std::int32_t>(take_order >> 56);
+}
+
 struct ring_control {
     // Constant after creation.
     alignas(cache_line_bytes) std::uint64_t slots_offset;

@@ -8,9 +8,22 @@
 
 namespace cuzk::ipc {
 
-std::optional<write_claim> ring_writer::claim_for_write(std::uint64_t job_id, std::uint32_t partition) {
+std::optional<write_claim> ring_writer::claim_for_write(std::uint64_t job_id, std::uint32_t partition,
+                                                        std::uint32_t keep_free) {
     const auto self = partition_ring::self_as_holder();
     const std::uint32_t count = ring_.slot_count();
+    std::lock_guard serialized(*claim_mutex_);
+    if (keep_free > 0) {
+        std::uint32_t free = 0;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            // Relaxed: a count only; other processes can only free slots meanwhile, never take one.
+            free += slot_word::unpack(ring_.slot(i).control.load(std::memory_order_relaxed)).state == slot_state::free;
+        }
+        if (free <= keep_free) {
+            ring_.control_->full_claims.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
+            return std::nullopt;
+        }
+    }
     // Relaxed: the hint only spreads claims over the slots; correctness rests on the CAS below.
     const std::uint32_t start = ring_.control_->claim_hint.fetch_add(1, std::memory_order_relaxed) % count;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -41,13 +54,13 @@ std::optional<write_claim> ring_writer::claim_for_write(std::uint64_t job_id, st
 }
 
 std::optional<write_claim> ring_writer::claim_for_write(std::uint64_t job_id, std::uint32_t partition,
-                                                        std::chrono::nanoseconds wait) {
+                                                        std::chrono::nanoseconds wait, std::uint32_t keep_free) {
     const auto deadline = std::chrono::steady_clock::now() + wait;
     for (;;) {
         // Acquire, read before the attempt: a slot freed after it bumps the epoch, so the futex wait below
         // returns at once instead of sleeping through that release.
         const auto epoch = ring_.control_->free_epoch.load(std::memory_order_acquire);
-        if (auto claim = claim_for_write(job_id, partition)) return claim;
+        if (auto claim = claim_for_write(job_id, partition, keep_free)) return claim;
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) return std::nullopt;
         partition_ring::sleep_on(ring_.control_->free_epoch, ring_.control_->free_sleepers, epoch, deadline - now);

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 
@@ -24,9 +26,14 @@ public:
     explicit ring_writer(partition_ring ring) : ring_(std::move(ring)) {}
 
     // std::nullopt: FULL. The waiting overload sleeps (futex, no spinning) until a slot frees or |wait| passes.
-    std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition);
+    // |keep_free|: the claim is taken only if that many slots stay FREE after it, so that work of a higher
+    // priority (a WinningPoSt) finds a slot while lower-priority witnesses wait. Exact among the threads of
+    // this writer (claims are serialized in the process; one synthd writes a ring, and other processes only
+    // free slots).
     std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition,
-                                               std::chrono::nanoseconds wait);
+                                               std::uint32_t keep_free = 0);
+    std::optional<write_claim> claim_for_write(std::uint64_t job_id, std::uint32_t partition,
+                                               std::chrono::nanoseconds wait, std::uint32_t keep_free = 0);
     // Throws std::length_error when |payload_bytes| > slot_bytes (nothing changes). |priority|: the job's
     // (assemblerd's scale: NORMAL 0, a step of 100 per API priority): provers take READY slots of a higher
     // priority first, then in commit order (take_order_of), so a WinningPoSt partition waits for no PoRep one.
@@ -42,6 +49,7 @@ public:
 
 private:
     partition_ring ring_;
+    std::unique_ptr<std::mutex> claim_mutex_ = std::make_unique<std::mutex>();  // a pointer: the writer moves
 };
 
 }  // namespace cuzk::ipc

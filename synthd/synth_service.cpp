@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include "common/daemon/timeline.hpp"
 #include "common/witness/witness_assignment.hpp"
 #include "common/porep/porep_circuit.hpp"
+#include "common/post/parallel_synthesis.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/event_poll.hpp"
 #include "daemon/instance_lock.hpp"
@@ -45,7 +47,10 @@ std::string job_name(std::uint64_t id) { return std::to_string(id); }
 class synth_service {
 public:
     explicit synth_service(const daemon::config& c)
-        : config_(c), writer_(daemon::open_ring_writer(c)), budget_bytes_(c.synthd.memory_budget_mib << 20) {}
+        : config_(c),
+          writer_(daemon::open_ring_writer(c)),
+          budget_bytes_(c.synthd.memory_budget_mib << 20),
+          post_arena_(int(std::max(1u, c.synthd.threads))) {}
 
     // Threads that are blocked (ring full) still count: the JSON tells an operator why synthesis stalls.
     std::string status_json() const {
@@ -67,12 +72,14 @@ public:
         return j.dump();
     }
 
-    void worker(unsigned index) {
+    // |post_lane|: this thread takes only partitions of WindowPoSt's priority or above, so that a PoSt starts at
+    // once even while every other thread is busy with (or blocked on a slot for) PoRep partitions.
+    void worker(unsigned index, bool post_lane) {
         while (!daemon::shutdown_requested()) {
             // Memory budget: witnesses already synthesized and waiting for a slot hold memory. Past it, only a
             // partition of WindowPoSt's priority or above starts: a PoSt is never held back by PoRep's witnesses.
             const bool over_budget = held_bytes_.load() >= budget_bytes_;
-            auto item = over_budget ? queue_.pop(100ms, post_priority_floor) : queue_.pop(100ms);
+            auto item = over_budget || post_lane ? queue_.pop(100ms, post_priority_floor) : queue_.pop(100ms);
             if (!item) continue;
             synthesize_one(*item, index);
             queue_.done(item->job_id, item->partition);
@@ -102,7 +109,11 @@ public:
         tl::emit(tl::event::synth_start, job, {{"partition", part}, {"worker", std::to_string(worker)}});
         // Only the witness: a, b and c are computed by gpud from the circuit's matrices. Reused per thread, so a
         // thread synthesizing partition after partition allocates only while one outgrows the one before.
-        thread_local witness::witness_assignment pa;
+        thread_local witness::witness_assignment reused;
+        // A PoSt witness is freed once written: a 32 GiB WindowPoSt's is GBs (its Poseidon values are nearly all
+        // full field elements), which a thread should not keep after it.
+        witness::witness_assignment fresh;
+        witness::witness_assignment& pa = item.post ? fresh : reused;
         pa.clear();
         try {
             if (item.porep) {
@@ -111,7 +122,9 @@ public:
                                                              item.porep->partition_inputs(item.partition));
                 circuit.synthesize(pa);
             } else if (item.post) {
-                item.post->circuit->synthesize(pa);
+                // Sector slots in parallel on synthd's threads: a 32 GiB WindowPoSt partition (2,349 slots) is
+                // not left to one thread while its deadline runs.
+                post_arena_.execute([&] { post::synthesize_witness_parallel(*item.post->circuit, pa); });
             } else {
                 circuits::make_circuit(item.circuit_spec)->synthesize(pa);
             }
@@ -134,7 +147,7 @@ public:
         std::optional<ipc::write_claim> claim;
         // The ring is full while gpud is behind: wait (futex) in short turns to notice cancel and shutdown.
         while (!claim && !daemon::shutdown_requested() && !cancelled(item.job_id)) {
-            claim = writer_.claim_for_write(item.job_id, item.partition, 100ms);
+            claim = writer_.claim_for_write(item.job_id, item.partition, 100ms, slots_kept_free(item));
         }
         --waiting_for_slot_;
         if (!claim) {
@@ -177,6 +190,12 @@ public:
         results_.push(ipc::slot_ready_msg{item.job_id, item.partition, claim->slot, claim->generation, used,
                                           pa.num_inputs(), pa.num_aux(), pa.prover_rows(),
                                           static_cast<std::uint64_t>(synth_us)});
+    }
+
+    // A ring of three slots or more keeps one FREE for PoSt partitions: in steady state gpud is the bound and
+    // PoRep witnesses wait for every slot that frees, so without it a WinningPoSt would wait behind them.
+    std::uint32_t slots_kept_free(const work_item& item) const {
+        return item.priority < post_priority_floor && writer_.ring().slot_count() >= 3 ? 1 : 0;
     }
 
     // A refused abort means the slot is ours no more (a reclaim_dead elsewhere judged this process dead): its
@@ -316,10 +335,12 @@ public:
         // First in the outbox, so it leaves before any result of this process.
         results_.push(ipc::stage_hello_msg{ipc::stage::synthd, ::getpid(), static_cast<std::uint64_t>(tl::now_ms())});
         std::vector<std::thread> threads;
-        for (unsigned i = 0; i < config_.synthd.threads; ++i) threads.emplace_back([this, i] { worker(i); });
+        for (unsigned i = 0; i < config_.synthd.threads; ++i) threads.emplace_back([this, i] { worker(i, false); });
+        threads.emplace_back([this] { worker(config_.synthd.threads, true); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
-        spdlog::info("synthd serving: {} threads, ring '{}' ({} slots of {} bytes)", config_.synthd.threads,
+        spdlog::info("synthd serving: {} threads and one for PoSt only, ring '{}' ({} slots of {} bytes)",
+                     config_.synthd.threads,
                      config_.ring.name, writer_.ring().slot_count(), writer_.ring().slot_bytes());
         // Whatever ends the loop (signal or exception), the workers stop and are joined before the ring goes.
         struct joiner {
@@ -366,6 +387,7 @@ private:
     witness_floors floors_;
     daemon::outbox results_;
     const std::uint64_t budget_bytes_;
+    tbb::task_arena post_arena_;  // [synthd] threads wide: a PoSt partition's sector slots are synthesized in it
     // The priority of a WindowPoSt job (the API's HIGH): partitions at or above it start past the memory budget.
     static constexpr std::int32_t post_priority_floor = 100;
     std::atomic<std::uint64_t> held_bytes_{0};

@@ -272,16 +272,10 @@ TEST_F(ParamsStore, AFileReplacedSinceItWasLoadedIsLoadedAgain) {
     EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
 }
 
-// The test facility: a PoRep set without its .params gets synthetic parameters of the exact sizes, sized from the
-// circuit's recorded matrices (kept beside, under the published name); nothing else is written, no .vk either.
-TEST_F(ParamsStore, SyntheticParametersStandInForAMissingPorepSetInMemoryOnly) {
-    daemon::params_store sut(dir_, {}, daemon::params_store::missing_porep::synthetic);
-    const auto got = sut.get("porep:StackedDrg2KiBV1_1@3");
-    ASSERT_NE(got.params, nullptr);
-    ASSERT_NE(got.matrices, nullptr);
-    const auto& p = *got.params;
-    const auto& m = *got.matrices;
-    // What prepare_partition checks, from the matrices as synthd's witness would give them.
+namespace {
+
+// The sizes prepare_partition checks, from the matrices as synthd's witness would give them.
+void expect_sizes_of_a_setup(const groth16::parameters& p, const r1cs::r1cs_matrices& m) {
     auto bits = [](const std::vector<std::uint64_t>& words) {
         std::uint64_t n = 0;
         for (auto w : words) n += static_cast<std::uint64_t>(std::popcount(w));
@@ -295,22 +289,54 @@ TEST_F(ParamsStore, SyntheticParametersStandInForAMissingPorepSetInMemoryOnly) {
     EXPECT_EQ(p.a.size(), m.num_inputs + bits(m.a_aux_density));
     EXPECT_EQ(p.b_g1.size(), bits(m.b_input_density) + bits(m.b_aux_density));
     EXPECT_EQ(p.b_g2.size(), p.b_g1.size());
+}
+
+void expect_no_params_or_vk_written(const fs::path& dir) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const auto ext = e.path().extension();
+        EXPECT_TRUE(ext != ".params" && ext != ".vk") << e.path() << " written";
+    }
+}
+
+}  // namespace
+
+// The test facility: a PoRep set without its .params gets synthetic parameters of the exact sizes, sized from the
+// circuit's recorded matrices (kept beside, under the published name); nothing else is written, no .vk either.
+TEST_F(ParamsStore, SyntheticParametersStandInForAMissingPorepSetInMemoryOnly) {
+    daemon::params_store sut(dir_, {}, daemon::params_store::missing_official::synthetic);
+    const auto got = sut.get("porep:StackedDrg2KiBV1_1@3");
+    ASSERT_NE(got.params, nullptr);
+    ASSERT_NE(got.matrices, nullptr);
+    expect_sizes_of_a_setup(*got.params, *got.matrices);
     ASSERT_EQ(sut.loaded().size(), 1u);
     EXPECT_TRUE(sut.loaded()[0].synthetic);
     EXPECT_EQ(sut.loaded()[0].file, dir_ / (official_2kib + ".params"));
     EXPECT_TRUE(sut.get("porep:StackedDrg2KiBV1_1").was_loaded);
     EXPECT_TRUE(fs::exists(dir_ / (official_2kib + ".r1cs")));
-    for (const auto& e : fs::directory_iterator(dir_)) {
-        const auto ext = e.path().extension();
-        EXPECT_TRUE(ext != ".params" && ext != ".vk") << e.path() << " written";
-    }
+    expect_no_params_or_vk_written(dir_);
+}
+
+// The same for a PoSt set (timing a 32 GiB WindowPoSt on a GPU machine without its 47 GB file).
+TEST_F(ParamsStore, SyntheticParametersStandInForAMissingPostSetInMemoryOnly) {
+    daemon::params_store sut(dir_, {}, daemon::params_store::missing_official::synthetic);
+    const std::string shape = "post:StackedDrgWinning2KiBV1";
+    const auto official = daemon::official_params_files(dir_, shape);
+    const auto got = sut.get(shape);
+    ASSERT_NE(got.params, nullptr);
+    ASSERT_NE(got.matrices, nullptr);
+    expect_sizes_of_a_setup(*got.params, *got.matrices);
+    ASSERT_EQ(sut.loaded().size(), 1u);
+    EXPECT_TRUE(sut.loaded()[0].synthetic);
+    EXPECT_EQ(sut.loaded()[0].file, official.params);
+    EXPECT_TRUE(fs::exists(fs::path(official.params).replace_extension(".r1cs")));
+    expect_no_params_or_vk_written(dir_);
 }
 
 // Real files win over the facility, and test circuits still get a generated (valid) pair.
 TEST_F(ParamsStore, SyntheticParametersOnlyWhereThePorepFileIsMissing) {
     fs::create_directories(dir_);
     const auto real = write_stand_in(dir_ / "porep_StackedDrg2KiBV1", "mul:16", "porep:StackedDrg2KiBV1");
-    daemon::params_store sut(dir_, {}, daemon::params_store::missing_porep::synthetic);
+    daemon::params_store sut(dir_, {}, daemon::params_store::missing_official::synthetic);
     EXPECT_EQ(*sut.get("porep:StackedDrg2KiBV1").params, real);
     EXPECT_NE(sut.get("mul:64").params, nullptr);
     EXPECT_TRUE(fs::exists(daemon::params_path(dir_, "mul:64")));

@@ -174,6 +174,34 @@ TEST_F(CudaLock, ThreadWaitersAreServedInArrivalOrder) {
     for (double w : waits) EXPECT_GE(w, 25.0);
 }
 
+// Waiters of a higher priority class go ahead of every waiter of a lower one, FIFO within a class; the holder
+// keeps its turn; a waiter that gave up (a hole in the queue) stays skipped.
+TEST_F(CudaLock, HigherPriorityWaitersGoFirstAndEachClassStaysInArrivalOrder) {
+    auto sut = cuda_lock::open_or_create(options);
+    auto holder = sut.acquire();
+    const std::vector<std::pair<char, int>> arrivals = {{'a', 0}, {'b', 0}, {'t', 0}, {'c', 2},
+                                                        {'d', 1}, {'e', 2}, {'f', 0}};
+    std::string order;
+    std::vector<std::thread> threads;
+    std::uint32_t queued = 0;
+    for (const auto& [who, priority] : arrivals) {
+        if (who == 't') {  // queues, then gives up before its turn: its ticket is a hole the others move around
+            EXPECT_FALSE(sut.try_acquire_for(20ms, priority));
+            continue;
+        }
+        threads.emplace_back([&, who = who, priority = priority] {
+            auto guard = sut.acquire(priority);
+            order.push_back(who);  // under the lock
+        });
+        ++queued;
+        ASSERT_TRUE(eventually([&] { return sut.state().waiting == queued; }));
+    }
+    EXPECT_TRUE(sut.state().held) << "queuing ahead never takes the holder's turn";
+    (void)holder.release();
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(order, "cedabf");
+}
+
 TEST_F(CudaLock, TwoThreadsUnderContentionAlternate) {
     auto sut = cuda_lock::open_or_create(options);
     std::vector<int> sequence;

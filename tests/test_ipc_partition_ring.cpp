@@ -484,6 +484,36 @@ TEST_F(PartitionRing, FullRingReturnsNothingAndCountsTheBackpressure) {
     EXPECT_EQ(claim->slot, claims[2].slot);
 }
 
+// keep_free: a claim that would leave fewer FREE slots than asked is refused (counted as backpressure), one
+// that keeps none takes the last slot; a waiting claim goes ahead once a slot frees and enough stay FREE.
+TEST_F(PartitionRing, ClaimsCanKeepSlotsFreeForHigherPriorityWork) {
+    auto sut = make_roles();
+    std::vector<write_claim> claims;
+    for (int i = 0; i < 3; ++i) {
+        auto claim = sut.writer.claim_for_write(1, i, 1);
+        ASSERT_TRUE(claim) << "claim " << i << " leaves " << 3 - i << " free";
+        claims.push_back(*claim);
+    }
+    EXPECT_FALSE(sut.writer.claim_for_write(1, 3, 1)) << "the last slot is kept";
+    EXPECT_EQ(sut.ring().counters().full_claims, 1u);
+    EXPECT_FALSE(sut.writer.claim_for_write(1, 3, 30ms, 1));
+    auto urgent = sut.writer.claim_for_write(2, 0);
+    ASSERT_TRUE(urgent) << "a claim keeping nothing free takes it";
+    ASSERT_EQ(sut.writer.abort(*urgent), transition_status::ok);
+    ASSERT_EQ(sut.writer.commit(claims[0], 1), transition_status::ok);
+    auto taken = sut.prover.take_ready();
+    ASSERT_TRUE(taken);
+    std::thread prover([&] {
+        std::this_thread::sleep_for(50ms);
+        (void)sut.prover.release(*taken);
+    });
+    const auto started = std::chrono::steady_clock::now();
+    auto claim = sut.writer.claim_for_write(1, 3, 10s, 1);
+    prover.join();
+    ASSERT_TRUE(claim) << "two free after the release: one may go";
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+}
+
 TEST_F(PartitionRing, TakeReadyServesTheOldestCommitFirst) {
     auto sut = make_roles();
     std::vector<write_claim> claims;

@@ -102,6 +102,42 @@ TEST(CompactVector, RoundTripsAtEveryBlockBoundary) {
     }
 }
 
+// Appending another vector's view gives what pushing its values one by one gives, wherever the join falls in a
+// block and whatever the part's length (parallel synthesis joins its parts this way).
+TEST(CompactVector, AppendEqualsPushingEveryValueAtAnyOffset) {
+    std::mt19937_64 rng(33);
+    for (std::size_t head : {0u, 1u, 5u, 63u, 64u, 65u, 130u}) {
+        for (std::size_t tail : {0u, 1u, 2u, 59u, 63u, 64u, 65u, 200u}) {
+            for (unsigned full_percent : {0u, 10u, 100u}) {
+                const std::string what = "head " + std::to_string(head) + " tail " + std::to_string(tail) + " full " +
+                                         std::to_string(full_percent) + "%";
+                auto values = random_mix(head, rng, full_percent);
+                const auto more = random_mix(tail, rng, full_percent);
+                auto joined = build(values);
+                const auto part = build(more);
+                joined.append(part.view());
+                values.insert(values.end(), more.begin(), more.end());
+                expect_same(joined.view(), values, what);
+                EXPECT_EQ(joined.full_count(), build(values).full_count()) << what;
+                // And the builder goes on as usual after an append.
+                joined.push_back(cs::FR_MINUS_ONE);
+                joined.push_back(fr_t::one());
+                values.push_back(cs::FR_MINUS_ONE);
+                values.push_back(fr_t::one());
+                expect_same(joined.view(), values, what + " then pushed");
+            }
+        }
+    }
+}
+
+TEST(CompactVector, AppendRefusesAViewWhoseMasksNameMissingFullValues) {
+    auto part = build({cs::FR_MINUS_ONE, fr_t::zero()});
+    auto view = part.view();
+    view.full = view.full.first(0);
+    witness::compact_vector_builder b;
+    EXPECT_THROW(b.append(view), std::invalid_argument);
+}
+
 TEST(CompactVector, ClassifiesExactlyZeroAndMontgomeryOne) {
     const auto values = special_values();
     auto b = build(values);

@@ -3,6 +3,9 @@
 # run_pipeline_h200.sh) have in common, sourced by them (bash; it sets DAEMONS_UP=0 and STATUS=0 and defines
 # functions, nothing else):
 #   log MSG...             a line with the time of day
+#   choose_bin [DIR]       the executables: DIR a build directory (cli/cuzk, <stage>/cuzk-<stage>, linked into
+#                          $W/bin), a directory packed by pack_prebuilt.sh (use_packed_bin), or none: from PATH;
+#                          sets BIN and DAEMON_DIR
 #   use_packed_bin DIR     the executables packed by bench/gpu/pack_prebuilt.sh in DIR: sets BIN, DAEMON_DIR,
 #                          PACKED_LD_PATH, and LOADER_MODE=1 when cuzk does not start with the packed libraries
 #                          alone (or FORCE_LOADER=1); exits 2 when one is missing or nothing can start them
@@ -20,6 +23,10 @@
 #   fail MSG...            reports the failure with the log tails, STATUS=1, exit 1
 #   remove_run_files GPU...  this run's CUDA lock for each GPU index, its ring (unless under $W), $W (unless KEEP=1)
 #   write_timeline LIMIT   `cuzk timeline` of the daemons' logs to $OUT/timeline.txt and timeline.json
+#   daemon_pids            "stage pid" for each daemon cuzk up started (from $RT/*.pid)
+#   start_sampler FILE     every SAMPLE_S seconds a CSV line to FILE: per daemon its resident and private memory,
+#                          the host's available memory, the GPU's memory in use and utilization; stop_sampler ends it
+#   record_daemon_peaks FILE  per daemon: VmHWM, VmRSS, RssAnon and CPU seconds so far, one line each
 #
 # The caller sets, before calling them: FORCE_LOADER (use_packed_bin); BIN, LOADER_MODE, PACKED_LD_PATH (may be
 # unset), DAEMON_DIR (setup_runner); T0 (the budget's start, in seconds since the epoch), TIME_BUDGET, RESERVE
@@ -31,10 +38,34 @@
 
 DAEMONS_UP=0
 STATUS=0
+SAMPLER=""
 
 log() { echo "[$(date +%H:%M:%S)] $*"; }
 
 # --- the executables and how to run them -------------------------------------------------------------
+choose_bin() {
+  local c e s build
+  if [ -n "${1:-}" ] && [ -x "$1/cli/cuzk" ]; then  # a build directory
+    build=$(cd "$1" && pwd)
+    BIN=$W/bin
+    mkdir -p "$BIN"
+    ln -s "$build/cli/cuzk" "$BIN/cuzk"
+    for s in assemblerd synthd gpud; do
+      [ -x "$build/$s/cuzk-$s" ] || { echo "$build/$s/cuzk-$s missing: build it" >&2; exit 2; }
+      ln -s "$build/$s/cuzk-$s" "$BIN/cuzk-$s"
+    done
+    DAEMON_DIR=$BIN
+  elif [ -n "${1:-}" ]; then  # packed by pack_prebuilt.sh
+    use_packed_bin "$1"
+  else  # PATH
+    c=$(command -v cuzk) || { echo "no cuzk on PATH: give a build or a packed directory" >&2; exit 2; }
+    BIN=$(dirname "$c")
+    for e in cuzk-assemblerd cuzk-synthd cuzk-gpud; do
+      command -v "$e" >/dev/null || { echo "no $e on PATH" >&2; exit 2; }
+    done
+    DAEMON_DIR=$(dirname "$(command -v cuzk-gpud)")
+  fi
+}
 use_packed_bin() {
   local e
   BIN=$(cd "$1" && pwd) || exit 2
@@ -164,4 +195,54 @@ write_timeline() {
   mv "$OUT/timeline.log" "$OUT/timeline.txt"
   run "$1" "$CUZK" timeline --json --warmup-jobs "$TIMELINE_WARMUP_JOBS" "$RT"/logs/*.log >"$OUT/timeline.json" \
     2>/dev/null || echo "cuzk timeline --json failed"
+}
+
+# --- what the daemons use ------------------------------------------------------------------------------
+daemon_pids() {
+  local f p name
+  for f in "$RT"/*.pid; do
+    p=$(cat "$f" 2>/dev/null) || continue
+    if [ -z "$p" ] || [ ! -r "/proc/$p/cmdline" ]; then continue; fi
+    name=$(tr '\0' ' ' <"/proc/$p/cmdline" | grep -o 'cuzk-[a-z]*' | head -1)
+    [ -n "$name" ] && echo "${name#cuzk-} $p"
+  done
+}
+# Every SAMPLE_S seconds: time, then per daemon stage:rss_kb:anon_kb, the host's MemAvailable (kB) and the GPU's
+# memory in use (MiB) and utilization (%), when nvidia-smi answers.
+sampler() {
+  local have_smi=0 t now stages gpu_line s p
+  timeout 10 nvidia-smi -L >/dev/null 2>&1 && have_smi=1
+  echo "seconds,daemons(stage:rss_kb:anon_kb),mem_available_kb,gpu_mem_used_mib,gpu_util_pct"
+  t=$(date +%s)
+  while :; do
+    now=$(( $(date +%s) - t ))
+    stages=""
+    while read -r s p; do
+      stages+="$s:$(awk '/^VmRSS/ {r=$2} /^RssAnon/ {a=$2} END {print r ":" a}' "/proc/$p/status" 2>/dev/null) "
+    done < <(daemon_pids)
+    gpu_line=","
+    [ "$have_smi" = 1 ] && gpu_line=$(timeout 5 nvidia-smi -i "$GPU" --query-gpu=memory.used,utilization.gpu \
+      --format=csv,noheader,nounits 2>/dev/null | tr -d ' ')
+    echo "$now,${stages% },$(awk '/MemAvailable/ {print $2}' /proc/meminfo),${gpu_line:-,}"
+    sleep "$SAMPLE_S"
+  done
+}
+start_sampler() {
+  sampler >"$1" 2>/dev/null &
+  SAMPLER=$!
+}
+stop_sampler() {
+  [ -n "$SAMPLER" ] || return 0
+  kill "$SAMPLER" 2>/dev/null
+  wait "$SAMPLER" 2>/dev/null
+  SAMPLER=""
+}
+# Peak memory (VmHWM: the ring's pages that a daemon touched count in it) and CPU seconds, before down.
+record_daemon_peaks() {
+  local ticks s p
+  ticks=$(getconf CLK_TCK)
+  while read -r s p; do
+    echo "$s pid $p $(awk '/^VmHWM/ {print "vmhwm_kb " $2} /^VmRSS/ {print "vmrss_kb " $2} /^RssAnon/ {print "anon_kb " $2}' \
+      "/proc/$p/status" | tr '\n' ' ') cpu_s $(awk -v t="$ticks" '{printf "%.1f", ($14 + $15) / t}' "/proc/$p/stat")"
+  done < <(daemon_pids) >"$1"
 }

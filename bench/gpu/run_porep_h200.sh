@@ -76,26 +76,7 @@ rm -f "$OUT"/{c1,up,warmup,bench,down,timeline}.log
 LOADER_MODE=0
 PACKED_LD_PATH=""
 W=$(mktemp -d /tmp/czr.XXXXXX)  # short: the sockets' paths must fit a Unix socket address
-if [ -n "${1:-}" ] && [ -x "$1/cli/cuzk" ]; then  # a build directory
-  BUILD=$(cd "$1" && pwd)
-  BIN=$W/bin
-  mkdir -p "$BIN"
-  ln -s "$BUILD/cli/cuzk" "$BIN/cuzk"
-  for s in assemblerd synthd gpud; do
-    [ -x "$BUILD/$s/cuzk-$s" ] || { echo "$BUILD/$s/cuzk-$s missing: build it" >&2; exit 2; }
-    ln -s "$BUILD/$s/cuzk-$s" "$BIN/cuzk-$s"
-  done
-  DAEMON_DIR=$BIN
-elif [ -n "${1:-}" ]; then  # packed by pack_prebuilt.sh
-  use_packed_bin "$1"
-else  # PATH
-  c=$(command -v cuzk) || { echo "no cuzk on PATH: give a build or a packed directory" >&2; exit 2; }
-  BIN=$(dirname "$c")
-  for e in cuzk-assemblerd cuzk-synthd cuzk-gpud; do
-    command -v "$e" >/dev/null || { echo "no $e on PATH" >&2; exit 2; }
-  done
-  DAEMON_DIR=$(dirname "$(command -v cuzk-gpud)")
-fi
+choose_bin "${1:-}"
 
 TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
 RT=$W/rt
@@ -150,23 +131,6 @@ cp "$CONFIG" "$OUT/cuzk.toml"
 } | tee "$OUT/machine.txt"
 
 # --- cleanup and failure reporting ---------------------------------------------------------------------
-SAMPLER=""
-# "stage pid" for each daemon cuzk up started, from its pid file and the process's name.
-daemon_pids() {
-  local f p name
-  for f in "$RT"/*.pid; do
-    p=$(cat "$f" 2>/dev/null) || continue
-    if [ -z "$p" ] || [ ! -r "/proc/$p/cmdline" ]; then continue; fi
-    name=$(tr '\0' ' ' <"/proc/$p/cmdline" | grep -o 'cuzk-[a-z]*' | head -1)
-    [ -n "$name" ] && echo "${name#cuzk-} $p"
-  done
-}
-stop_sampler() {
-  [ -n "$SAMPLER" ] || return 0
-  kill "$SAMPLER" 2>/dev/null
-  wait "$SAMPLER" 2>/dev/null
-  SAMPLER=""
-}
 # When `cuzk down` fails (stop_daemons): every daemon of this run, by its pid file.
 # shellcheck disable=SC2317  # run by stop_daemons
 kill_daemons() { kill_pid_files "$RT"/*.pid; }
@@ -178,27 +142,6 @@ cleanup() {
   remove_run_files "$GPU"
 }
 trap cleanup EXIT
-# Every SAMPLE_S seconds: time, then per daemon stage:rss_kb:anon_kb, the host's MemAvailable (kB) and the GPU's
-# memory in use (MiB) and utilization (%), when nvidia-smi answers.
-sampler() {
-  local have_smi=0 t now stages gpu_line
-  timeout 10 nvidia-smi -L >/dev/null 2>&1 && have_smi=1
-  echo "seconds,daemons(stage:rss_kb:anon_kb),mem_available_kb,gpu_mem_used_mib,gpu_util_pct"
-  t=$(date +%s)
-  while :; do
-    now=$(( $(date +%s) - t ))
-    stages=""
-    while read -r s p; do
-      stages+="$s:$(awk '/^VmRSS/ {r=$2} /^RssAnon/ {a=$2} END {print r ":" a}' "/proc/$p/status" 2>/dev/null) "
-    done < <(daemon_pids)
-    gpu_line=","
-    [ "$have_smi" = 1 ] && gpu_line=$(timeout 5 nvidia-smi -i "$GPU" --query-gpu=memory.used,utilization.gpu \
-      --format=csv,noheader,nounits 2>/dev/null | tr -d ' ')
-    echo "$now,${stages% },$(awk '/MemAvailable/ {print $2}' /proc/meminfo),${gpu_line:-,}"
-    sleep "$SAMPLE_S"
-  done
-}
-
 # --- the run -------------------------------------------------------------------------------------------
 step c1 "$C1_TIMEOUT" "$CUZK" seal-test --registered-proof "$REGISTERED_PROOF" --synthetic --out "$W/c1" \
   || fail "cuzk seal-test --synthetic"
@@ -206,8 +149,7 @@ C1=$W/c1/c1.json
 log "synthetic C1: $(stat -c %s "$C1") bytes (not satisfiable: its proofs are not valid)"
 
 start_daemons "$GPU"
-sampler >"$OUT/samples.csv" 2>/dev/null &
-SAMPLER=$!
+start_sampler "$OUT/samples.csv"
 
 # One job first: gpud records (or reads) the matrices, builds the synthetic parameters and makes them resident;
 # the timeline counts it and the first bench job as warm-up.
@@ -227,12 +169,7 @@ step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$JOBS" --c1 "$C1"
 
 run 20 "$CUZK" status --json --config "$CONFIG" >"$OUT/status.json" 2>"$OUT/status.err" \
   || echo "cuzk status failed (see $OUT/status.err)"
-# Peak memory (VmHWM: the ring's pages that a daemon touched count in it) and CPU seconds, before down.
-TICKS=$(getconf CLK_TCK)
-while read -r s p; do
-  echo "$s pid $p $(awk '/^VmHWM/ {print "vmhwm_kb " $2} /^VmRSS/ {print "vmrss_kb " $2} /^RssAnon/ {print "anon_kb " $2}' \
-    "/proc/$p/status" | tr '\n' ' ') cpu_s $(awk -v t="$TICKS" '{printf "%.1f", ($14 + $15) / t}' "/proc/$p/stat")"
-done < <(daemon_pids) >"$OUT/daemons.txt"
+record_daemon_peaks "$OUT/daemons.txt"
 stop_sampler
 stop_daemons
 collect

@@ -38,6 +38,12 @@ public:
         ++size_;
     }
 
+    // Appends every value of |other| (another builder's view, not this one's), as push_back of each would, in
+    // whole 64-value words: the bits of each block are shifted into place and only the full values are copied.
+    // Parallel synthesis builds the parts of one vector on several threads and joins them with it. Throws
+    // std::invalid_argument for a view whose masks and full values disagree (left partly appended).
+    void append(const compact_vector_view& other);
+
     // Room for |values| values of which |full| are not 0 or 1, so that a known shape grows no array.
     void reserve(std::uint64_t values, std::uint64_t full);
     // Empties the vector, keeping the arrays' memory.

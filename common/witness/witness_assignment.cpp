@@ -31,6 +31,19 @@ void witness_assignment::enforce(const cs::linear_combination&, const cs::linear
     ++rows_;
 }
 
+void witness_assignment::append(const witness_assignment& part) {
+    if (inputs_.size() + part.inputs_.size() - 1 > index_limit || aux_.size() + part.aux_.size() > index_limit)
+        throw std::length_error("witness_assignment: too many variables for 32-bit indices");
+    inputs_.insert(inputs_.end(), part.inputs_.begin() + 1, part.inputs_.end());
+    aux_.append(part.aux_.view());
+    rows_ += part.rows_;
+}
+
+void witness_assignment::reserve_more(std::uint64_t inputs, std::uint64_t aux, std::uint64_t full_aux) {
+    inputs_.reserve(inputs_.size() + inputs);
+    aux_.reserve(aux_.size() + aux, aux_.full_count() + full_aux);
+}
+
 void witness_assignment::clear() {
     inputs_.resize(1);
     aux_.clear();

@@ -29,6 +29,15 @@ public:
                  const cs::linear_combination& c) override;
     bool has_witness() const override { return true; }
 
+    // Appends |part|'s inputs (but its ONE), aux values and rows, as if the synthesis that filled |part| had
+    // continued in this one: for circuits whose pieces allocate and constrain only their own variables (the
+    // sector slots of a fallback PoSt), the pieces are synthesized apart, in parallel, and joined in order.
+    void append(const witness_assignment& part);
+    // Room for |inputs| more inputs and |aux| more aux values of which |full_aux| are not 0 or 1, so that appends of
+    // known sizes grow no array (no copy of a multi-GB vector on the way).
+    void reserve_more(std::uint64_t inputs, std::uint64_t aux, std::uint64_t full_aux);
+    std::uint64_t num_full_aux() const { return aux_.full_count(); }
+
     // Back to the state of a new one (ONE only, no rows), keeping the memory of the arrays.
     void clear();
 
