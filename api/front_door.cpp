@@ -26,6 +26,7 @@ ipc::message front_door::call(std::string_view socket_name, const ipc::message& 
                           : e->code == unknown_job                                   ? grpc::StatusCode::NOT_FOUND
                           : e->code == queue_full                                    ? grpc::StatusCode::RESOURCE_EXHAUSTED
                           : e->code == unavailable                                   ? grpc::StatusCode::UNAVAILABLE
+                          : e->code == permission_denied                             ? grpc::StatusCode::PERMISSION_DENIED
                                                                                      : grpc::StatusCode::INTERNAL;
         throw api_error(code, e->text);
     }

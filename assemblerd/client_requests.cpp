@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "assemblerd/job_access.hpp"
 #include "common/daemon/timeline.hpp"
 #include "common/util/errors.hpp"
 #include "ipc/clock.hpp"
@@ -22,7 +23,7 @@ void client_requests::on_request(daemon::routed_request& req) {
         if (auto* m = std::get_if<ipc::await_msg>(&req.body)) return on_await(req, *m);
         if (auto* m = std::get_if<ipc::cancel_msg>(&req.body)) return on_cancel(req, *m);
         if (std::holds_alternative<ipc::status_request_msg>(req.body))
-            return api_.reply(req.envelope, ipc::status_reply_msg{status_json()});
+            return api_.reply(req.envelope, ipc::status_reply_msg{status_json(req.peer_uid)});
         api_.reply_error(req.envelope, ipc::error_code::bad_request, type,
                          fmt::format("assemblerd's API takes SUBMIT, AWAIT, CANCEL and STATUS_REQUEST, not {}",
                                      ipc::to_string(type)));
@@ -38,12 +39,16 @@ void client_requests::on_submit(daemon::routed_request& req, ipc::submit_msg& m)
     if (!m.client_request_id.empty()) {
         if (const auto id = jobs_.by_request(m.client_request_id, m.request_digest)) {
             const job* known = jobs_.find(*id);
+            if (!may_act_on(*known, req.peer_uid))
+                return api_.reply_error(req.envelope, ipc::error_code::permission_denied, ipc::message_type::submit,
+                                        fmt::format("request id {} names {}", m.client_request_id, not_yours(*known)));
             return api_.reply(req.envelope, ipc::submit_reply_msg{m.client_request_id, *id, true,
                                                                   jobs_.queue_position(*known)});
         }
-        // The same request again while its input is being checked: answered with it.
+        // The same request again (from the same user) while its input is being checked: answered with it.
         for (auto& [id, c] : checking_) {
-            if (c.request_id == m.client_request_id && c.request_digest == m.request_digest) {
+            if (c.request_id == m.client_request_id && c.request_digest == m.request_digest &&
+                c.owner_uid == req.peer_uid) {
                 c.duplicates.push_back(std::move(req.envelope));
                 return;
             }
@@ -66,10 +71,11 @@ void client_requests::on_submit(daemon::routed_request& req, ipc::submit_msg& m)
     jobs_.id_taken(j.id);  // the next submission gets another id while this one is checked
     j.request_id = m.client_request_id;
     j.request_digest = m.request_digest;
+    j.owner_uid = req.peer_uid;
     j.kind = m.kind;
     j.priority = m.priority;
     j.created_ms = ipc::realtime_ms();
-    checking_[j.id] = {std::move(req.envelope), m.client_request_id, m.request_digest, {}};
+    checking_[j.id] = {std::move(req.envelope), m.client_request_id, m.request_digest, req.peer_uid, {}};
     checker_.submit(std::move(j), m.source, m.c1_path, std::move(m.input));
 }
 
@@ -103,7 +109,8 @@ void client_requests::accept(job j, checking& c) {
     j.partitions.resize(j.partition_count());
     try {
         journal_.append(journal_records::encode(journal_records::submitted{
-            j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input, j.request_digest}));
+            j.id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input, j.request_digest,
+            j.owner_uid}));
     } catch (...) {
         spool_.remove_job(j.id);  // not journaled, so not accepted: the client gets the error and may retry
         throw;
@@ -125,6 +132,9 @@ void client_requests::on_await(daemon::routed_request& req, const ipc::await_msg
         return api_.reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::await,
                                 fmt::format("no job {} (never submitted, or its result expired)", m.job_id));
     }
+    if (!may_act_on(*j, req.peer_uid))
+        return api_.reply_error(req.envelope, ipc::error_code::permission_denied, ipc::message_type::await,
+                                not_yours(*j));
     if (j->terminal() || m.timeout_ms == 0) return api_.reply(req.envelope, waiting_.reply_for(*j, m.fetch));
     waiting_.wait(std::move(req.envelope), m.job_id, ipc::realtime_ms() + m.timeout_ms, m.fetch);
 }
@@ -135,6 +145,9 @@ void client_requests::on_cancel(daemon::routed_request& req, const ipc::cancel_m
         return api_.reply_error(req.envelope, ipc::error_code::unknown_job, ipc::message_type::cancel,
                                 fmt::format("no job {} to cancel", m.job_id));
     }
+    if (!may_act_on(*j, req.peer_uid))
+        return api_.reply_error(req.envelope, ipc::error_code::permission_denied, ipc::message_type::cancel,
+                                not_yours(*j));
     // Cancelling a finished job changes nothing (and does not count as fetching its proof).
     const bool was_running = !j->terminal() && j->in_flight();
     if (!j->terminal()) completion_.cancel(*j);
@@ -143,7 +156,8 @@ void client_requests::on_cancel(daemon::routed_request& req, const ipc::cancel_m
     api_.reply(req.envelope, reply);
 }
 
-std::string client_requests::status_json() const {
+// The jobs listed are those |requester| may act on (a client user sees its own; the service's user all).
+std::string client_requests::status_json(std::optional<uid_t> requester) const {
     nlohmann::json j;
     j["stage"] = "assemblerd";
     j["pid"] = ::getpid();
@@ -157,12 +171,14 @@ std::string client_requests::status_json() const {
     j["metrics"] = config_.metrics.listen;
     auto& completed = j["proofs_completed"] = nlohmann::json::object();
     auto& failed = j["proofs_failed"] = nlohmann::json::object();
-    for (const auto kind : {ipc::proof_kind::porep_c2, ipc::proof_kind::test_circuit}) {
+    for (const auto kind : {ipc::proof_kind::porep_c2, ipc::proof_kind::window_post, ipc::proof_kind::winning_post,
+                            ipc::proof_kind::test_circuit}) {
         completed[std::string(ipc::to_string(kind))] = metrics_.completed(kind);
         failed[std::string(ipc::to_string(kind))] = metrics_.failed(kind);
     }
     auto& list = j["jobs"] = nlohmann::json::array();
     for (const auto& [id, job] : jobs_.all()) {
+        if (!may_act_on(job, requester)) continue;
         std::map<std::string, int> states;
         std::uint64_t failed_attempts = 0;
         for (const auto& p : job.partitions) {
@@ -180,6 +196,7 @@ std::string client_requests::status_json() const {
                          {"partitions", states},
                          {"failed_attempts", failed_attempts}};
         if (!job.request_id.empty()) e["request_id"] = job.request_id;
+        if (job.owner_uid) e["owner_uid"] = *job.owner_uid;
         if (!job.error.empty()) e["error"] = job.error;
         if (job.terminal()) e["fetched"] = job.fetched;
         if (!job.write_error.empty()) e["write_error"] = job.write_error;  // kept result_ttl_s until fetched, a grace period after

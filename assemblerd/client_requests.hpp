@@ -50,6 +50,7 @@ private:
     struct checking {
         std::vector<zmq::message_t> envelope;
         std::string request_id, request_digest;
+        std::optional<uid_t> owner_uid;
         std::vector<std::vector<zmq::message_t>> duplicates;
     };
 
@@ -58,7 +59,7 @@ private:
     void reply_error_to_all(checking& c, ipc::error_code code, const std::string& text);
     void on_await(daemon::routed_request& req, const ipc::await_msg& m);
     void on_cancel(daemon::routed_request& req, const ipc::cancel_msg& m);
-    std::string status_json() const;
+    std::string status_json(std::optional<uid_t> requester) const;
 
     const daemon::config& config_;
     daemon::request_router& api_;

@@ -44,6 +44,7 @@ struct job {
     std::uint64_t id = 0;
     std::string request_id;
     std::string request_digest;  // with request_id, what makes a resubmission the same request
+    std::optional<std::uint32_t> owner_uid;  // the submitting user (assemblerd/job_access.hpp); none: open to all
     ipc::proof_kind kind = ipc::proof_kind::test_circuit;
     std::int32_t priority = 0;
     std::uint64_t created_ms = 0;

@@ -25,6 +25,7 @@ void job_table::apply(const jr::record& r, const input_loader& load) {
         j.created_ms = s->created_ms;
         j.request_id = s->request_id;
         j.request_digest = s->request_digest;
+        j.owner_uid = s->owner_uid;
         j.input = s->input;
         try {
             load(j);
@@ -59,7 +60,7 @@ std::vector<jr::record> job_table::live_records() const {
     std::vector<jr::record> out{jr::next_job_id{next_id_}};
     for (const auto& [id, j] : jobs_) {
         out.push_back(jr::submitted{id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input,
-                                      j.request_digest});
+                                      j.request_digest, j.owner_uid});
         for (std::uint32_t p = 0; p < j.partitions.size(); ++p)
             if (j.partitions[p].proof) out.push_back(jr::partition_proved{id, p, *j.partitions[p].proof});
         if (j.terminal()) out.push_back(jr::finished{id, j.state, j.finished_ms, j.state == ipc::job_state::failed ? j.error : ""});

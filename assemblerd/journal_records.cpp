@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace cuzk::assemblerd::journal_records {
@@ -32,7 +33,7 @@ journal_record encode(const record& r) {
         journal_record operator()(const submitted& s) const {
             return {"SUBMIT", std::to_string(s.job), std::to_string(s.priority), std::to_string(static_cast<int>(s.kind)),
                     std::to_string(s.partitions), std::to_string(s.created_ms), or_dash(hex(s.request_id)), s.input,
-                    or_dash(hex(s.request_digest))};
+                    or_dash(hex(s.request_digest)), s.owner_uid ? std::to_string(*s.owner_uid) : "-"};
         }
         journal_record operator()(const partition_proved& p) const {
             return {"PROOF", std::to_string(p.job), std::to_string(p.partition),
@@ -61,12 +62,19 @@ record decode(const journal_record& r) {
         return next_job_id{number(r[1])};
     }
     if (type == "SUBMIT") {
-        if (r.size() != 8) need(9);
+        // 8 fields before request digests were recorded, 9 before owners were.
+        if (r.size() != 8 && r.size() != 9) need(10);
+        std::optional<std::uint32_t> owner;
+        if (r.size() == 10 && r[9] != "-") {
+            const auto uid = number(r[9]);
+            if (uid > std::numeric_limits<std::uint32_t>::max()) throw std::runtime_error("owner uid out of range");
+            owner = static_cast<std::uint32_t>(uid);
+        }
         return submitted{number(r[1]),           std::stoi(r[2]),
                          static_cast<ipc::proof_kind>(std::stoi(r[3])),
                          std::stoul(r[4]),         number(r[5]),
                          unhex(from_dash(r[6])),   r[7],
-                         r.size() == 9 ? unhex(from_dash(r[8])) : std::string()};
+                         r.size() >= 9 ? unhex(from_dash(r[8])) : std::string(), owner};
     }
     if (type == "PROOF") {
         need(4);

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -31,6 +32,7 @@ struct submitted {
     std::string request_id;
     std::string input;
     std::string request_digest;
+    std::optional<std::uint32_t> owner_uid;  // "-" when not known (and absent from records written before it)
 };
 // PROOF <job> <partition> <192-byte partition proof, hex>
 struct partition_proved {

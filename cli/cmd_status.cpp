@@ -1,7 +1,7 @@
 // cuzk status: a short summary of the service (cli/status_summary.hpp: each daemon up or down with its pid and
 // key numbers, jobs by state, ring slots in use, GPUs); --json prints the whole document instead, each daemon's
 // own status (daemon/service_status.hpp says its shape). Exit 3 when no daemon answers, 6 when this user may
-// not reach the runtime directory or a daemon's socket.
+// not reach the runtime directory or assemblerd's socket; a stage's socket it may not reach is shown as such.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/access_check.hpp"
+#include "cli/client_errors.hpp"
 #include "cli/command.hpp"
 #include "cli/service_client.hpp"
 #include "cli/status_summary.hpp"
@@ -19,13 +20,21 @@ namespace cuzk::cli {
 
 namespace {
 
-// A socket this user may not connect to would otherwise read as a daemon that is down.
+// The front door must be reachable (else exit 6 naming it). The stages' sockets are the service user's alone: a
+// client of the service's group gets assemblerd's part (its own jobs) and those stages shown as not reachable by
+// it, rather than as down.
 void check_access(const daemon::config& c) {
     check_directory_access(c.runtime.dir);
-    for (const auto name : {ipc::socket_names::api, ipc::socket_names::synthd})
-        check_socket_access(c.socket_path(name));
-    for (const int gpu : ipc::gpud_sockets_in(c.runtime.dir))
-        check_socket_access(c.socket_path(ipc::gpud_socket_name(gpu)));
+    check_socket_access(c.socket_path(ipc::socket_names::api));
+}
+
+bool may_connect(const std::filesystem::path& socket) {
+    try {
+        check_socket_access(socket);
+        return true;
+    } catch (const permission_denied&) {
+        return false;
+    }
 }
 
 }  // namespace
@@ -46,7 +55,7 @@ void add_status_command(CLI::App& app, action& run) {
         run = [opt] {
             const auto c = opt->service.load();
             check_access(c);
-            const auto status = daemon::collect_service_status(c, std::chrono::milliseconds(2000));
+            const auto status = daemon::collect_service_status(c, std::chrono::milliseconds(2000), may_connect);
             if (opt->json) {
                 std::printf("%s\n", status.json.dump(2).c_str());
             } else {

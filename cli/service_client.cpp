@@ -56,6 +56,7 @@ ipc::message call(const daemon::config& c, std::string_view socket_name, const i
             case ipc::error_code::unsupported_version:
                 throw input_error(fmt::format("{} ({})", e->text, ipc::to_string(e->code)));
             case ipc::error_code::unavailable: throw service_unavailable(e->text);
+            case ipc::error_code::permission_denied: throw permission_denied(e->text);
             default: throw std::runtime_error(fmt::format("{} ({})", e->text, ipc::to_string(e->code)));
         }
     }

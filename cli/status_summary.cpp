@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -38,6 +39,15 @@ std::string counts(const std::vector<std::pair<std::uint64_t, std::string>>& par
 }
 
 std::string down(const std::string& where) { return fmt::format("down  (no answer on {})", where); }
+
+// A stage whose socket this user may not connect to (the service user's alone): not asked, so not known to be down.
+bool not_reachable(const json& status, const std::string& socket) {
+    const auto it = status.find("not_reachable");
+    return it != status.end() && it->is_array() && std::find(it->begin(), it->end(), socket) != it->end();
+}
+std::string unknown(const std::string& socket) {
+    return fmt::format("?     (its socket {} is the service user's alone: `sudo -u <service user> cuzk status`)", socket);
+}
 
 std::string assemblerd_line(const json& a, const daemon::config& c) {
     if (!a.is_object()) return line("assemblerd", down(c.socket_path(ipc::socket_names::api).string()));
@@ -143,8 +153,17 @@ std::string status_summary(const json& status, const daemon::config& c) {
     const json& a = status.contains("assemblerd") ? status["assemblerd"] : none;
     const json& s = status.contains("synthd") ? status["synthd"] : none;
     const json gpuds = status.value("gpuds", json::array());
-    std::string out = assemblerd_line(a, c) + synthd_line(s, c);
-    if (gpuds.empty()) out += line("gpud", down(c.socket_path(ipc::gpud_socket_name(c.gpud.gpu)).string()));
+    const auto synthd_socket = c.socket_path(ipc::socket_names::synthd).string();
+    std::string out = assemblerd_line(a, c);
+    out += not_reachable(status, synthd_socket) ? line("synthd", unknown(synthd_socket)) : synthd_line(s, c);
+    if (const auto it = status.find("not_reachable"); it != status.end() && it->is_array()) {
+        for (const auto& socket : *it)
+            if (socket.get<std::string>() != synthd_socket) out += line("gpud", unknown(socket.get<std::string>()));
+    }
+    const bool gpud_unknown = status.contains("not_reachable") && status["not_reachable"].size() > (
+        not_reachable(status, synthd_socket) ? 1u : 0u);
+    if (gpuds.empty() && !gpud_unknown)
+        out += line("gpud", down(c.socket_path(ipc::gpud_socket_name(c.gpud.gpu)).string()));
     for (const auto& g : gpuds) out += gpud_line(g);
     out += jobs_line(a);
     out += ring_line(s, gpuds, c);

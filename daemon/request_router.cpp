@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/peer_credentials.hpp"
 #include "ipc/endpoints.hpp"
 #include "ipc/message_socket.hpp"
 
@@ -22,7 +23,8 @@ std::optional<routed_request> request_router::receive() {
     try {
         // Decoded before the envelope is moved out: a throw must leave the envelope for the error reply.
         auto body = ipc::decode(frame->body);
-        return routed_request{std::move(frame->envelope), std::move(body)};
+        const auto uid = peer_uid_of(frame->body);
+        return routed_request{std::move(frame->envelope), std::move(body), uid};
     } catch (const ipc::protocol_error& e) {
         const auto type = ipc::peek_type(std::span(static_cast<const std::byte*>(frame->body.data()), frame->body.size()));
         spdlog::warn("malformed request answered with an error: {}", e.what());

@@ -3,6 +3,8 @@
 // a malformed request costs the sender an error and the daemon nothing.
 #pragma once
 
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@ namespace cuzk::daemon {
 struct routed_request {
     std::vector<zmq::message_t> envelope;  // who to answer; consumed by reply()
     ipc::message body;
+    std::optional<uid_t> peer_uid;  // the sending process's user (daemon/peer_credentials.hpp), where known
 };
 
 class request_router {

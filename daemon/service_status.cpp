@@ -7,10 +7,17 @@
 
 namespace cuzk::daemon {
 
-service_status collect_service_status(const config& c, std::chrono::milliseconds timeout) {
+service_status collect_service_status(const config& c, std::chrono::milliseconds timeout,
+                                      const std::function<bool(const std::filesystem::path&)>& may_connect) {
     service_status out;
+    auto not_reachable = nlohmann::json::array();
     auto status_of = [&](const std::string& name) -> nlohmann::json {
-        if (!std::filesystem::exists(c.socket_path(name))) return nullptr;
+        const auto socket = c.socket_path(name);
+        if (!std::filesystem::exists(socket)) return nullptr;
+        if (may_connect && !may_connect(socket)) {
+            not_reachable.push_back(socket.string());
+            return nullptr;
+        }
         try {
             const auto reply = request(c.endpoint(name), ipc::status_request_msg{}, timeout);
             const auto* s = reply ? std::get_if<ipc::status_reply_msg>(&*reply) : nullptr;
@@ -30,6 +37,7 @@ service_status collect_service_status(const config& c, std::chrono::milliseconds
         if (auto g = status_of(ipc::gpud_socket_name(gpu)); !g.is_null()) gpuds.push_back(std::move(g));
     j["gpud"] = gpuds.empty() ? nlohmann::json(nullptr) : gpuds.front();
     j["gpuds"] = std::move(gpuds);
+    if (!not_reachable.empty()) j["not_reachable"] = std::move(not_reachable);
     return out;
 }
 

@@ -2,9 +2,13 @@
 //   {"assemblerd": ..., "synthd": ..., "gpud": ..., "gpuds": [...]}
 // null for a daemon that does not answer. One gpud runs per GPU: "gpuds" holds every one that answers, by GPU,
 // and "gpud" the first of them. What `cuzk status` prints, the API's GetStatus reads and /status serves.
+// "not_reachable": the sockets the caller may not connect to (a client user: the stages' sockets are the service
+// user's alone), not asked; absent when there are none.
 #pragma once
 
 #include <chrono>
+#include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "daemon/config.hpp"
@@ -26,7 +30,9 @@ T status_value(const nlohmann::json& j, const char* key, T fallback) {
 }
 
 // Asks every daemon of |c|'s runtime directory, each within |timeout|. A daemon without a socket file is not
-// running (not waited for).
-service_status collect_service_status(const config& c, std::chrono::milliseconds timeout);
+// running (not waited for); one whose socket |may_connect| refuses is not asked (a refused connect would only
+// be retried until the timeout) and is listed in "not_reachable".
+service_status collect_service_status(const config& c, std::chrono::milliseconds timeout,
+                                      const std::function<bool(const std::filesystem::path&)>& may_connect = {});
 
 }  // namespace cuzk::daemon

@@ -209,7 +209,7 @@ void write(wire_writer& out, const error_reply_msg& m) {
     out.put_string(m.text);
 }
 void read(wire_reader& in, error_reply_msg& m) {
-    m.code = get_enum<error_code>(in, "code", 1, 7);
+    m.code = get_enum<error_code>(in, "code", 1, 8);
     m.request_type = in.get<std::uint8_t>("request_type");
     m.text = in.get_string("text", text_limit);
 }
@@ -308,6 +308,7 @@ std::string_view to_string(error_code code) noexcept {
         case error_code::cancelled: return "cancelled";
         case error_code::internal: return "internal";
         case error_code::unavailable: return "unavailable";
+        case error_code::permission_denied: return "permission_denied";
     }
     return "unknown";
 }

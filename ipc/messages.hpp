@@ -29,8 +29,9 @@
 
 namespace cuzk::ipc {
 
-// 2: STAGE_HELLO; 3: the gRPC front door's fields, PARAMS_*; 4: SUBMIT carries its input.
-inline constexpr std::uint8_t protocol_version = 4;
+// 2: STAGE_HELLO; 3: the gRPC front door's fields, PARAMS_*; 4: SUBMIT carries its input; 5: ERROR_REPLY's
+// permission_denied.
+inline constexpr std::uint8_t protocol_version = 5;
 inline constexpr std::size_t frame_header_bytes = 8;
 inline constexpr std::size_t partition_proof_bytes = 192;  // one Groth16 proof: A, C in G1 and B in G2, compressed
 
@@ -77,6 +78,7 @@ enum class error_code : std::uint16_t {
     cancelled = 5,
     internal = 6,
     unavailable = 7,          // a stage the request needs is not running
+    permission_denied = 8,    // another user's job (assemblerd/job_access.hpp)
 };
 
 struct job_msg {

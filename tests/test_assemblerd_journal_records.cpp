@@ -35,6 +35,7 @@ TEST(JournalRecords, EveryTypeRoundTrips) {
         jr::next_job_id{7},
         jr::submitted{3, -2, ipc::proof_kind::porep_c2, 10, 1234, "req 1", "jobs/3/input"},
         jr::submitted{4, 0, ipc::proof_kind::test_circuit, 1, 5, "", "jobs/4/input", std::string(32, '\xab')},
+        jr::submitted{5, 100, ipc::proof_kind::window_post, 1, 6, "", "jobs/5/input", "", 1001u},
         jr::partition_proved{3, 9, proof_of(0xab)},
         jr::finished{3, ipc::job_state::done, 99, ""},
         jr::finished{4, ipc::job_state::cancelled, 98, ""},
@@ -51,7 +52,23 @@ TEST(JournalRecords, EveryTypeRoundTrips) {
     EXPECT_EQ(s.request_id, "req 1");
     EXPECT_EQ(s.priority, -2);
     EXPECT_EQ(s.kind, ipc::proof_kind::porep_c2);
-    EXPECT_EQ(std::get<jr::finished>(jr::decode(jr::encode(records[6]))).error, "partition 1: bad input");
+    EXPECT_EQ(std::get<jr::finished>(jr::decode(jr::encode(records[7]))).error, "partition 1: bad input");
+    EXPECT_EQ(std::get<jr::submitted>(jr::decode(jr::encode(records[3]))).owner_uid, 1001u);
+    EXPECT_EQ(std::get<jr::submitted>(jr::decode(jr::encode(records[2]))).owner_uid, std::nullopt);
+}
+
+// Records of the two earlier layouts (8 fields: no digest; 9: no owner) read as jobs open to every client; an
+// owner field that is not a uid is refused.
+TEST(JournalRecords, ASubmitWrittenBeforeOwnersReadsWithNone) {
+    const std::string digest = std::string(64, 'a');
+    const auto s = std::get<jr::submitted>(jr::decode({"SUBMIT", "3", "0", "1", "2", "5", "-", "jobs/3/input", digest}));
+    EXPECT_EQ(s.owner_uid, std::nullopt);
+    EXPECT_EQ(s.request_digest, std::string(32, '\xaa'));
+    EXPECT_EQ(std::get<jr::submitted>(jr::decode({"SUBMIT", "3", "0", "1", "2", "5", "-", "jobs/3/input", "-", "42"}))
+                  .owner_uid,
+              42u);
+    EXPECT_NE(error_of({"SUBMIT", "3", "0", "1", "2", "5", "-", "jobs/3/input", "-", "4294967296"}), "");
+    EXPECT_NE(error_of({"SUBMIT", "3", "0", "1", "2", "5", "-", "jobs/3/input", "-", "x"}), "");
 }
 
 TEST(JournalRecords, ASubmitWrittenBeforeTheDigestReadsWithNone) {
@@ -59,7 +76,7 @@ TEST(JournalRecords, ASubmitWrittenBeforeTheDigestReadsWithNone) {
     EXPECT_EQ(s.request_id, "r1");
     EXPECT_EQ(s.input, "jobs/3/input");
     EXPECT_EQ(s.request_digest, "");
-    EXPECT_EQ(error_of({"SUBMIT", "3", "0", "1", "2", "5", "-"}), "7 fields, expected 9");
+    EXPECT_EQ(error_of({"SUBMIT", "3", "0", "1", "2", "5", "-"}), "7 fields, expected 10");
 }
 
 TEST(AssemblerJobTable, ARequestIdIsOneJobOnlyForTheSameRequest) {

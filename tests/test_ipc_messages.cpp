@@ -93,7 +93,7 @@ TEST(Messages, EveryTypeSurvivesARoundTrip) {
 
 TEST(Messages, FrameLayoutIsPinned) {
     const auto frame = encode(cancel_msg{0x0102030405060708ull});
-    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{4},    std::byte{5},
+    const std::vector<std::byte> expected{std::byte{'C'}, std::byte{'Z'}, std::byte{5},    std::byte{5},
                                           std::byte{8},   std::byte{0},   std::byte{0},    std::byte{0},
                                           std::byte{8},   std::byte{7},   std::byte{6},    std::byte{5},
                                           std::byte{4},   std::byte{3},   std::byte{2},    std::byte{1}};

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -198,6 +199,71 @@ TEST_F(PipelineAccessModel, AGroupMemberSubmitsAndFetchesItsJobButReachesNoStage
     // Refused for what it says, naming the client's file, not for a file the service could not open.
     EXPECT_NE(read_text(c1_log).find(c1.string()), std::string::npos) << read_text(c1_log);
     EXPECT_EQ(read_text(c1_log).find("does not exist"), std::string::npos) << read_text(c1_log);
+}
+
+// Jobs are their submitters': another member of the group can neither fetch, await nor cancel a member's job,
+// nor get it back by sending the same request id, nor see it in `cuzk status`; the service's own user (here root,
+// the test itself) acts on every job, and the member fetches its own.
+TEST_F(PipelineAccessModel, AGroupMemberCannotReachAnotherMembersJob) {
+    constexpr uid_t second_uid = 65533;
+    const std::vector<gid_t> member{service_gid_};
+    const auto second_dir = sut_->dir() / "client2";
+    fs::create_directories(second_dir);
+    ASSERT_EQ(::chown(second_dir.c_str(), second_uid, other_gid), 0);
+    const auto config = sut_->config_path().string();
+    const auto submit_log = client_dir_ / "submit.log";
+    ASSERT_EQ(as_user(other_uid, other_gid, member, [&] {
+        return cuzk_cli(fmt::format("submit --circuit mul:64 --partitions 2 --seed 21 --request-id mine --config {}",
+                                    config),
+                        submit_log);
+    }),
+              0)
+        << read_text(submit_log);
+    const auto id = std::stoull(read_text(submit_log).substr(read_text(submit_log).find_first_of("0123456789")));
+
+    auto as_second = [&](const std::string& args, const std::string& name) {
+        const auto log = second_dir / name;
+        const int code = as_user(second_uid, other_gid, member, [&] { return cuzk_cli(args, log); });
+        return std::pair{code, read_text(log)};
+    };
+    const auto owner = fmt::format("job {} belongs to another user (uid {})", id, other_uid);
+    for (const auto& [args, name] :
+         {std::pair{fmt::format("await {} --out {} --config {}", id, (second_dir / "x.proof").string(), config), "await"},
+          std::pair{fmt::format("cancel {} --config {}", id, config), "cancel"},
+          std::pair{fmt::format("submit --circuit mul:64 --partitions 2 --seed 21 --request-id mine --config {}", config),
+                    "resubmit"}}) {
+        const auto [code, text] = as_second(args, std::string(name) + ".log");
+        EXPECT_EQ(code, 6) << name << ": " << text;  // exit_permission
+        EXPECT_NE(text.find(owner), std::string::npos) << name << ": " << text;
+    }
+    EXPECT_FALSE(fs::exists(second_dir / "x.proof"));
+    // The job's entry, as the JSON has it ("job": <id>, pretty-printed or not), in its owner's status only.
+    const std::regex entry(fmt::format("\"job\":\\s*{}\\b", id));
+    const auto [status_code, status] = as_second(fmt::format("status --json --config {}", config), "status.log");
+    EXPECT_EQ(status_code, 0) << status;
+    EXPECT_FALSE(std::regex_search(status, entry)) << "another's job listed: " << status;
+    const auto own_status_log = client_dir_ / "status.log";
+    ASSERT_EQ(as_user(other_uid, other_gid, member,
+                      [&] { return cuzk_cli(fmt::format("status --json --config {}", config), own_status_log); }),
+              0);
+    EXPECT_TRUE(std::regex_search(read_text(own_status_log), entry)) << read_text(own_status_log);
+    // The summary shows the stages the member may not ask as such, not as down.
+    const auto [summary_code, summary] = as_second(fmt::format("status --config {}", config), "summary.log");
+    EXPECT_EQ(summary_code, 0) << summary;
+    EXPECT_NE(summary.find("synthd.sock is the service user's alone"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("gpud-0.sock is the service user's alone"), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("down"), std::string::npos) << summary;
+
+    // The service's user sees and awaits it; its submitter fetches it.
+    sut_->expect_valid(sut_->await(id), "mul:64", 2, 21);
+    const auto await_log = client_dir_ / "await-own.log";
+    EXPECT_EQ(as_user(other_uid, other_gid, member, [&] {
+        return cuzk_cli(fmt::format("await {} --out {} --config {}", id, (client_dir_ / "own.proof").string(), config),
+                        await_log);
+    }),
+              0)
+        << read_text(await_log);
+    EXPECT_TRUE(fs::exists(client_dir_ / "own.proof"));
 }
 
 TEST_F(PipelineAccessModel, NoTcpPortIsOpenByDefault) {
