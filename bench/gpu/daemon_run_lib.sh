@@ -14,6 +14,8 @@
 #                          and points DAEMON_DIR there; exports CUZK_BIN_DIR=$DAEMON_DIR, sets CUZK=$BIN/cuzk
 #   left, step_limit LIMIT the seconds left of the budget; a step's timeout within it
 #   step NAME LIMIT CMD... CMD through run, output to $OUT/NAME.log, its duration logged; returns its status
+#   write_synthetic_config WHAT  $CONFIG (and a copy in $OUT/cuzk.toml) for a run on synthetic inputs and
+#                          parameters (verify off, [gpud] synthetic_params), WHAT its first comment line
 #   choose_ring_dir        SHM_DIR: "" (the ring in /dev/shm) or $W/shm when /dev/shm has too little room or
 #                          RING_IN_TMP=1; sets avail (the bytes free in /dev/shm)
 #   start_daemons GPUS     `cuzk up --gpus GPUS` (from then on stop_daemons stops them), fail when it fails
@@ -140,6 +142,40 @@ choose_ring_dir() {
     mkdir -p "$SHM_DIR"
     log "/dev/shm has ${avail:-no} bytes free, the ring needs $need (or RING_IN_TMP=1): ring segment in $SHM_DIR"
   fi
+}
+
+# --- the configuration ---------------------------------------------------------------------------------
+# From RT, SPOOL, RING_NAME, RING_SLOTS, SLOT_BYTES, SHM_DIR, SYNTH_THREADS, BACKEND, GPUD_WORKERS, GPU, LOCK_NAME,
+# PARAMS_DIR.
+write_synthetic_config() {
+  cat >"$CONFIG" <<EOF
+# written by $(basename "$0"): $1
+[runtime]
+dir = "$RT"
+spool_dir = "$SPOOL"
+log_level = "info"
+[metrics]
+listen = ""
+[ring]
+name = "$RING_NAME"
+slots = $RING_SLOTS
+slot_bytes = $SLOT_BYTES
+shm_dir = "$SHM_DIR"
+[assemblerd]
+verify = false
+partition_timeout_s = 1800
+max_pending_jobs = 256
+[synthd]
+threads = $SYNTH_THREADS
+[gpud]
+backend = "$BACKEND"
+workers = $GPUD_WORKERS
+gpu = $GPU
+lock_name = "$LOCK_NAME"
+params_dir = "$PARAMS_DIR"
+synthetic_params = true
+EOF
+  cp "$CONFIG" "$OUT/cuzk.toml"
 }
 
 # --- the daemons, cleanup and failure reporting --------------------------------------------------------

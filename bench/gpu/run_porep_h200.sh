@@ -91,34 +91,7 @@ T0=$(date +%s)
 
 # --- the configuration ---------------------------------------------------------------------------------
 choose_ring_dir
-cat >"$CONFIG" <<EOF
-# written by bench/gpu/run_porep_h200.sh: synthetic C1 and parameters (test facilities), proofs NOT valid
-[runtime]
-dir = "$RT"
-spool_dir = "$SPOOL"
-log_level = "info"
-[metrics]
-listen = ""
-[ring]
-name = "$RING_NAME"
-slots = $RING_SLOTS
-slot_bytes = $SLOT_BYTES
-shm_dir = "$SHM_DIR"
-[assemblerd]
-verify = false
-partition_timeout_s = 1800
-max_pending_jobs = 256
-[synthd]
-threads = $SYNTH_THREADS
-[gpud]
-backend = "$BACKEND"
-workers = $GPUD_WORKERS
-gpu = $GPU
-lock_name = "$LOCK_NAME"
-params_dir = "$PARAMS_DIR"
-synthetic_params = true
-EOF
-cp "$CONFIG" "$OUT/cuzk.toml"
+write_synthetic_config "synthetic C1 and parameters (test facilities), proofs NOT valid"
 
 {
   echo "machine: $CORES CPUs, $(grep MemTotal /proc/meminfo | tr -s ' '), /dev/shm ${avail:-?} bytes free," \

@@ -93,34 +93,7 @@ setup_runner "$W/loader-bin"
 T0=$(date +%s)
 
 choose_ring_dir
-cat >"$CONFIG" <<EOF
-# written by bench/gpu/run_post_h200.sh: synthetic vanilla proofs, C1 and parameters (test facilities), proofs NOT valid
-[runtime]
-dir = "$RT"
-spool_dir = "$SPOOL"
-log_level = "info"
-[metrics]
-listen = ""
-[ring]
-name = "$RING_NAME"
-slots = $RING_SLOTS
-slot_bytes = $SLOT_BYTES
-shm_dir = "$SHM_DIR"
-[assemblerd]
-verify = false
-partition_timeout_s = 1800
-max_pending_jobs = 256
-[synthd]
-threads = $SYNTH_THREADS
-[gpud]
-backend = "$BACKEND"
-workers = $GPUD_WORKERS
-gpu = $GPU
-lock_name = "$LOCK_NAME"
-params_dir = "$PARAMS_DIR"
-synthetic_params = true
-EOF
-cp "$CONFIG" "$OUT/cuzk.toml"
+write_synthetic_config "synthetic vanilla proofs, C1 and parameters (test facilities), proofs NOT valid"
 {
   echo "machine: $CORES CPUs, $(grep MemTotal /proc/meminfo | tr -s ' '), /dev/shm ${avail:-?} bytes free"
   timeout 20 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>/dev/null \
