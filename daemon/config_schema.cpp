@@ -117,7 +117,9 @@ const std::array<config_key, 39> keys{{
      "`\"cpu\"`: the reference, always available; `\"cuda\"`: gpud exits with an error when the build has no "
      "CUDA or the GPU is missing."},
     {"gpud", "workers", integer_key{CUZK_CONFIG_FIELD(gpud.workers), 1, 64},
-     "Workers per GPU: one prepares on the CPU while another holds the GPU (the CUDA lock)."},
+     "Workers per GPU: one prepares on the CPU while another holds the GPU (the CUDA lock). One more worker takes "
+     "only WinningPoSt partitions: it prepares one at once and queues for the lock ahead of every PoRep partition, "
+     "so a WinningPoSt waits only for the kernels running when it arrives."},
     {"gpud", "gpu", integer_key{CUZK_CONFIG_FIELD(gpud.gpu), 0, 1023},
      "The GPU's index. `--gpu` overrides it (the systemd unit `cuzk-gpud@N` passes `--gpu N`)."},
     {"gpud", "numa_node", optional_integer_key{CUZK_CONFIG_FIELD(gpud.numa_node), 0, 4095},

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -93,7 +94,7 @@ public:
           params_(c.gpud.params_dir, [this](const groth16::parameters& p) { backend_->forget(p); },
                   c.gpud.synthetic_params ? daemon::params_store::missing_official::synthetic
                                           : daemon::params_store::missing_official::refused),
-          workers_(c.gpud.workers) {}
+          workers_(c.gpud.workers + 1) {}  // the last: the WinningPoSt worker
 
     std::string status_json() const {
         nlohmann::json j;
@@ -118,8 +119,7 @@ public:
                           {"synthetic", set.synthetic}});
         const auto pinned = backend_->pinned();
         j["pinned"] = {{"bytes", pinned.bytes}, {"limit_bytes", pinned.limit_bytes}};
-        auto& ws = j["workers"] = nlohmann::json::array();
-        for (std::size_t i = 0; i < workers_.size(); ++i) {
+        auto worker_json = [&](std::size_t i) {
             const auto& w = workers_[i];
             nlohmann::json e{{"worker", i}, {"phase", w.phase.load()}, {"proved", w.proved.load()}};
             if (w.partition.load() >= 0) {
@@ -127,8 +127,11 @@ public:
                 e["partition"] = w.partition.load();
                 if (auto circuit = w.circuit_now(); !circuit.empty()) e["circuit"] = std::move(circuit);
             }
-            ws.push_back(e);
-        }
+            return e;
+        };
+        auto& ws = j["workers"] = nlohmann::json::array();
+        for (std::size_t i = 0; i < config_.gpud.workers; ++i) ws.push_back(worker_json(i));
+        j["winning_post_worker"] = worker_json(config_.gpud.workers);
         const auto st = lock_.statistics();
         const auto ls = lock_.state();
         j["cuda_lock"] = {{"name", config_.gpud.lock_name},
@@ -163,12 +166,15 @@ public:
         return cancelled_.count(job) != 0;
     }
 
-    void worker(unsigned index) {
+    // |min_class|: the priority classes this worker takes (priority_class_of); the WinningPoSt worker takes class 2
+    // and up only, so that a WinningPoSt finds a worker at once, prepares while the lock's holder runs and queues
+    // ahead of every PoRep partition: it waits only for the kernels running when it arrives.
+    void worker(unsigned index, std::int32_t min_class) {
         auto rng = groth16::system_rng();
         auto& state = workers_[index];
         // A lost device requests the shutdown too: no worker takes another slot.
         while (!daemon::shutdown_requested()) {
-            auto claim = prover_.take_ready(100ms);
+            auto claim = prover_.take_ready(100ms, min_class);
             if (!claim) continue;
             state.job = claim->job_id;
             state.partition = claim->partition;
@@ -383,10 +389,13 @@ public:
         // First in the outbox, so it leaves before any result of this process.
         results_.push(ipc::stage_hello_msg{ipc::stage::gpud, ::getpid(), static_cast<std::uint64_t>(tl::now_ms())});
         std::vector<std::thread> threads;
-        for (unsigned i = 0; i < config_.gpud.workers; ++i) threads.emplace_back([this, i] { worker(i); });
+        for (unsigned i = 0; i < config_.gpud.workers; ++i)
+            threads.emplace_back([this, i] { worker(i, std::numeric_limits<std::int32_t>::min()); });
+        threads.emplace_back([this] { worker(config_.gpud.workers, winning_post_class); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
-        spdlog::info("gpud serving on {}: GPU {}, backend {}, {} workers, lock '{}', ring '{}'", config_.endpoint(name),
+        spdlog::info("gpud serving on {}: GPU {}, backend {}, {} workers and one for WinningPoSt, lock '{}', ring '{}'",
+                     config_.endpoint(name),
                      config_.gpud.gpu, backend_->name(), config_.gpud.workers, config_.gpud.lock_name,
                      config_.ring.name);
         if (!config_.gpud.lock_per_gpu)
@@ -487,6 +496,8 @@ private:
                                          backend_->preload(*g.params, g.matrices.get());
                                      }};
     std::vector<worker_state> workers_;
+    // The API's CRITICAL (WinningPoSt, 200), as a priority class (ipc::priority_class_of).
+    static constexpr std::int32_t winning_post_class = 2;
     daemon::outbox results_;
     flush_gate sent_before_release_;
     mutable std::mutex cancel_mutex_;

@@ -6,7 +6,7 @@
 
 namespace cuzk::ipc {
 
-std::optional<proving_claim> ring_prover::take_ready() {
+std::optional<proving_claim> ring_prover::take_ready(std::int32_t min_class) {
     const auto self = partition_ring::self_as_holder();
     const std::uint32_t count = ring_.slot_count();
     for (;;) {
@@ -20,7 +20,7 @@ std::optional<proving_claim> ring_prover::take_ready() {
             const std::uint64_t observed = s.control.load(std::memory_order_acquire);
             if (slot_word::unpack(observed).state != slot_state::ready) continue;
             const auto seq = s.commit_seq.load(std::memory_order_relaxed);  // relaxed: ordered by the acquire above
-            if (seq < best_seq) {
+            if (seq < best_seq && priority_class_of(seq) >= min_class) {
                 best = i;
                 best_seq = seq;
                 best_word = observed;
@@ -53,12 +53,12 @@ std::optional<proving_claim> ring_prover::take_ready() {
     }
 }
 
-std::optional<proving_claim> ring_prover::take_ready(std::chrono::nanoseconds wait) {
+std::optional<proving_claim> ring_prover::take_ready(std::chrono::nanoseconds wait, std::int32_t min_class) {
     const auto deadline = std::chrono::steady_clock::now() + wait;
     for (;;) {
         // Acquire, read before the attempt: see ring_writer::claim_for_write(wait).
         const auto epoch = ring_.control_->ready_epoch.load(std::memory_order_acquire);
-        if (auto claim = take_ready()) return claim;
+        if (auto claim = take_ready(min_class)) return claim;
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) return std::nullopt;
         partition_ring::sleep_on(ring_.control_->ready_epoch, ring_.control_->ready_sleepers, epoch, deadline - now);

@@ -5,6 +5,7 @@
 #include "ipc/partition_ring.hpp"
 
 #include <chrono>
+#include <limits>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -27,8 +28,11 @@ public:
     explicit ring_prover(partition_ring ring) : ring_(std::move(ring)) {}
 
     // std::nullopt: nothing READY (after |wait| for the waiting overload, which sleeps on the READY futex).
-    std::optional<proving_claim> take_ready();
-    std::optional<proving_claim> take_ready(std::chrono::nanoseconds wait);
+    // |min_class|: only slots committed with that priority class or a higher one (priority_class_of; a gpud
+    // worker kept for WinningPoSt takes class 2 and up).
+    std::optional<proving_claim> take_ready(std::int32_t min_class = std::numeric_limits<std::int32_t>::min());
+    std::optional<proving_claim> take_ready(std::chrono::nanoseconds wait,
+                                            std::int32_t min_class = std::numeric_limits<std::int32_t>::min());
     [[nodiscard]] transition_status release(const proving_claim& claim);
     // PROVING -> READY by its holder, generation + 1 (a new tenancy, as reclaim_dead gives a dead holder's slot):
     // a gpud stopping gracefully hands an unproved witness back at a step boundary, so the next prover takes it

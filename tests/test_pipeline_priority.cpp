@@ -1,6 +1,8 @@
 // Dispatch order: a later job of higher priority overtakes what is left of an earlier one (the assembler
 // hands synthd only a window of partitions at a time), and within a priority jobs go first come, first
-// served. Read from the order of synthd's SLOT_READY timeline lines.
+// served. Read from the order of synthd's SLOT_READY timeline lines. And at the GPU: a WinningPoSt-priority
+// partition finds gpud's worker kept for it while the others are busy and passes the partition queued for the
+// CUDA lock (gpud's GPU_START lines).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -14,12 +16,12 @@ using cuzk::test::pipeline;
 
 namespace {
 
-// "job:partition" in the order synthd filled slots.
-std::vector<std::string> slot_ready_order(const pipeline& sut) {
+// "job:partition" in the order of |event|'s TIMELINE lines in |stage|'s log.
+std::vector<std::string> event_order(const pipeline& sut, const std::string& stage, const std::string& event) {
     std::vector<std::string> out;
-    std::istringstream log(sut.log_of("synthd"));
+    std::istringstream log(sut.log_of(stage));
     for (std::string line; std::getline(log, line);) {
-        if (line.rfind("TIMELINE,", 0) != 0 || line.find(",SLOT_READY,") == std::string::npos) continue;
+        if (line.rfind("TIMELINE,", 0) != 0 || line.find("," + event + ",") == std::string::npos) continue;
         std::vector<std::string> f;
         std::istringstream fields(line);
         for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
@@ -44,7 +46,7 @@ TEST(PipelinePriority, HigherPriorityOvertakesTheRestOfAnEarlierJob) {
     sut.start("gpud");
     sut.expect_valid(sut.await(high), "mul:128", 2, 100);
     sut.expect_valid(sut.await(low), "mul:128", 6, 1);
-    const auto order = slot_ready_order(sut);
+    const auto order = event_order(sut, "synthd", "SLOT_READY");
     ASSERT_EQ(order.size(), 8u);
     const auto at = [&](const std::string& key) { return std::find(order.begin(), order.end(), key) - order.begin(); };
     const auto l = std::to_string(low), h = std::to_string(high);
@@ -52,4 +54,37 @@ TEST(PipelinePriority, HigherPriorityOvertakesTheRestOfAnEarlierJob) {
     EXPECT_LT(at(h + ":0"), at(l + ":4"));
     EXPECT_LT(at(h + ":1"), at(l + ":4"));
     EXPECT_LT(at(l + ":3"), at(l + ":4"));
+}
+
+// Both workers busy, one holding the CUDA lock and one queued for it: a job of WinningPoSt's priority (200; a
+// test circuit here) is taken by the worker kept for it, queues ahead of the waiting partition and starts right
+// after the partition holding the lock.
+TEST(PipelinePriority, AWinningPoStPassesThePartitionQueuedForTheLock) {
+    pipeline sut({.slots = 4, .synth_threads = 2, .gpud_workers = 2, .partition_timeout_s = 120,
+                  .slot_bytes = 16 << 20, .gpud_backend = "cpu"});
+    sut.start_all();
+    // Parameters of both circuits first, so that no generation runs inside the timed part.
+    sut.expect_valid(sut.await(sut.submit_ok("mul:65536", 1, 1)), "mul:65536", 1, 1);
+    sut.expect_valid(sut.await(sut.submit_ok("mul:64", 1, 2)), "mul:64", 1, 2);
+    const auto low = sut.submit_ok("mul:65536", 3, 3);
+    auto lock = ipc::cuda_lock::open_or_create(test::lock_named(sut.lock_name_of(0)));
+    ASSERT_TRUE(pipeline::wait_for([&] {
+        const auto s = lock.state();
+        return s.held && s.waiting >= 1;
+    }));
+    auto r = sut.submit("mul:64", 1, 4, "", 200);
+    ASSERT_TRUE(std::holds_alternative<ipc::submit_reply_msg>(r));
+    const auto high = std::get<ipc::submit_reply_msg>(r).job_id;
+    sut.expect_valid(sut.await(high), "mul:64", 1, 4);
+    sut.expect_valid(sut.await(low), "mul:65536", 3, 3);
+    const auto order = event_order(sut, "gpud", "GPU_START");
+    const auto l = std::to_string(low), h = std::to_string(high);
+    const auto at = [&](const std::string& key) { return std::find(order.begin(), order.end(), key) - order.begin(); };
+    std::string listed;
+    for (const auto& o : order) listed += o + " ";
+    // The two warm-up jobs, then the low partition holding the lock when |high| came, then |high|.
+    ASSERT_EQ(order.size(), 6u) << listed;
+    long low_before = 0;
+    for (const auto* p : {":0", ":1", ":2"}) low_before += at(l + p) < at(h + ":0") ? 1 : 0;
+    EXPECT_EQ(low_before, 1) << "GPU_START order: " << listed;
 }
