@@ -97,6 +97,26 @@ def main():
         sizes = col(rows, "bytes")
         if sizes:
             table.append((f"{what}: ring slot bytes", f"{max(sizes) / 1e6:.1f} MB"))
+    # The PoRep phase (the warm-up job, then the bench under which the loaded WinningPoSts ran): GPU time under the
+    # lock over its span, PoSt partitions inside it included, and the warm-up job's partitions under the lock (its
+    # parameters and matrices are uploaded before the lock, in prepare: the first partition is no longer).
+    post_jobs = {job for _, job, _ in runs}
+    porep_parts = [p for p in tl.get("partitions", []) if str(p["job"]) not in post_jobs
+                   and p.get("gpu_start_ms") is not None and p.get("gpu_end_ms") is not None]
+    if porep_parts:
+        begin = min(p["gpu_start_ms"] for p in porep_parts)
+        end = max(p["gpu_end_ms"] for p in porep_parts)
+        busy = sum(p["gpu_end_ms"] - p["gpu_start_ms"] for p in tl.get("partitions", [])
+                   if p.get("gpu_start_ms") is not None and p.get("gpu_end_ms") is not None
+                   and begin <= p["gpu_start_ms"] and p["gpu_end_ms"] <= end)
+        if end > begin:
+            table.append(("PoRep phase: GPU efficiency (under the lock / first to last PoRep GPU time)",
+                          f"{100.0 * busy / (end - begin):.1f} % ({busy} of {end - begin} ms, its WinningPoSts included)"))
+        first_job = min(porep_parts, key=lambda p: p["gpu_start_ms"])["job"]
+        warm = [p["gpu_end_ms"] - p["gpu_start_ms"] for p in porep_parts if p["job"] == first_job]
+        rest = [p["gpu_end_ms"] - p["gpu_start_ms"] for p in porep_parts if p["job"] != first_job]
+        table.append(("PoRep warm-up job: GPU under the lock per partition (first, max; the rest's median)",
+                      f"{warm[0]:.0f} ms, {max(warm):.0f} ms; {statistics.median(rest) if rest else 0:.0f} ms"))
     before, after, final = (peaks(out / n) for n in ("daemons-before-window.txt", "daemons-after-window.txt", "daemons.txt"))
     if "synthd" in after:
         b = before.get("synthd", {}).get("vmhwm_kb", 0)

@@ -25,11 +25,12 @@
 #      its parameters evicted after (`cuzk api evict`), so that PoRep's fit the GPU beside the WinningPoSt's
 #   4. a PoRep warm-up job, then `cuzk bench` of POREP_JOBS PoRep jobs, and while they prove, LOADED_WINNING
 #      WinningPoSt jobs, WINNING_GAP_S seconds apart: the latency under PoRep load
-#   5. `cuzk status`, peak memory, `cuzk down`, `cuzk timeline`; the table by bench/gpu/post_run_summary.py
+#   5. `cuzk status`, peak memory, `cuzk down`, `cuzk timeline`; the table by bench/gpu/post_run_summary.py,
+#      with the PoRep phase's GPU efficiency and its warm-up job's time under the lock
 #
 # Environment:
 #   BACKEND=cuda  SECTOR_SIZE=32GiB  GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - 2)  WINDOW_SECTORS=(the
-#   registered proof's partition: 2349 at 32 GiB)  IDLE_WINNING=5  WINDOW_JOBS=2  POREP_JOBS=4  LOADED_WINNING=6
+#   registered proof's partition: 2349 at 32 GiB)  IDLE_WINNING=5  WINDOW_JOBS=2  POREP_JOBS=8  LOADED_WINNING=6
 #   WINNING_GAP_S=3  LOAD_SETTLE_S=20 (after the bench starts, before the first WinningPoSt under load)
 #   RING_SLOTS=6  SLOT_BYTES=(5 GiB at 32 GiB: a WindowPoSt witness's Poseidon values are nearly all full field
 #   elements)  PARAMS_DIR=<repo>/.gpu-porep-params  TIME_BUDGET=570  UP_TIMEOUT=90  DOWN_TIMEOUT=40  SAMPLE_S=2
@@ -47,7 +48,7 @@ CORES=$(nproc)
 SYNTH_THREADS=${SYNTH_THREADS:-$(( CORES > 3 ? CORES - 2 : 1 ))}
 IDLE_WINNING=${IDLE_WINNING:-5}
 WINDOW_JOBS=${WINDOW_JOBS:-2}
-POREP_JOBS=${POREP_JOBS:-4}
+POREP_JOBS=${POREP_JOBS:-8}
 LOADED_WINNING=${LOADED_WINNING:-6}
 WINNING_GAP_S=${WINNING_GAP_S:-3}
 LOAD_SETTLE_S=${LOAD_SETTLE_S:-20}
