@@ -112,7 +112,7 @@ std::pair<const post::registered_post_proof*, std::uint64_t> parse_post_job_head
 }
 
 post_job_input parse_post_job_input(std::span<const std::uint8_t> bytes, const std::string& source,
-                                    bool keep_circuit) {
+                                    bool keep_circuit, bool verify) {
     reader r{bytes, source};
     const auto h = read_header(r);
     post_job_input in;
@@ -141,18 +141,19 @@ post_job_input parse_post_job_input(std::span<const std::uint8_t> bytes, const s
     std::vector<std::string> sources;
     for (std::size_t i = 0; i < sectors.size(); ++i) sources.push_back(fmt::format("{} {}", what, i));
     auto circuit = std::make_shared<const post::post_partition_circuit>(
-        post::partition_circuit_of(*in.proof, in.randomness, sectors, sources));
+        post::partition_circuit_of(*in.proof, in.randomness, sectors, sources, verify));
     in.public_inputs = circuit->public_inputs();
     if (keep_circuit) in.circuit = std::move(circuit);
     return in;
 }
 
-post_job_input read_post_job_input(const std::filesystem::path& path, const std::string& source, bool keep_circuit) {
+post_job_input read_post_job_input(const std::filesystem::path& path, const std::string& source, bool keep_circuit,
+                                   bool verify) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw input_error(fmt::format("{}: cannot read the PoSt job input", source));
     const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(f), {}};
     if (f.bad()) throw input_error(fmt::format("{}: read error", source));
-    return parse_post_job_input(bytes, source, keep_circuit);
+    return parse_post_job_input(bytes, source, keep_circuit, verify);
 }
 
 }  // namespace cuzk::daemon

@@ -48,9 +48,12 @@ std::string encode_post_job_input(const post::registered_post_proof& proof, cons
 std::pair<const post::registered_post_proof*, std::uint64_t> parse_post_job_header(std::span<const std::uint8_t> bytes,
                                                                                   const std::string& source = "PoSt job input");
 
-// Reads, decodes and verifies; |source| names the input in errors. Throws input_error.
-post_job_input read_post_job_input(const std::filesystem::path& path, const std::string& source, bool keep_circuit);
+// Reads, decodes and verifies; |source| names the input in errors. Throws input_error. |verify| false: decoded and
+// checked for shape and order only, for an input this service verified when it was submitted (synthd's read of
+// assemblerd's spool: a 32 GiB WindowPoSt's 2,349 proofs cost seconds of every core to verify again).
+post_job_input read_post_job_input(const std::filesystem::path& path, const std::string& source, bool keep_circuit,
+                                   bool verify = true);
 post_job_input parse_post_job_input(std::span<const std::uint8_t> bytes, const std::string& source,
-                                    bool keep_circuit);
+                                    bool keep_circuit, bool verify = true);
 
 }  // namespace cuzk::daemon

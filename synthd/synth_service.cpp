@@ -249,9 +249,10 @@ public:
                 input.circuit = porep->circuit();
                 input.partitions = porep->partitions();
             } else if (post_kind) {
-                // One partition, synthesized once: read (decoded and verified) here, not cached.
+                // One partition, synthesized once: read (decoded, checked for shape) here, not cached. Not verified
+                // again: assemblerd verified these vanilla proofs at submission, and the spool is the service's.
                 post = std::make_shared<const daemon::post_job_input>(
-                    daemon::read_post_job_input(m.spool_path, m.spool_path, true));
+                    daemon::read_post_job_input(m.spool_path, m.spool_path, true, false));
                 input.circuit = post->circuit_spec();
                 input.partitions = 1;
             } else {

@@ -12,7 +12,7 @@ namespace cuzk::post {
 
 post_partition_circuit partition_circuit_of(const registered_post_proof& proof, const bytes32& randomness,
                                             std::span<const fallback_sector_proof> proofs,
-                                            std::span<const std::string> sources) {
+                                            std::span<const std::string> sources, bool verify) {
     check_randomness(randomness, std::string(proof.name));
     const std::string what(proof.name);
     if (proofs.empty()) throw input_error(what + ": no vanilla proofs");
@@ -29,7 +29,7 @@ post_partition_circuit partition_circuit_of(const registered_post_proof& proof, 
                               ") follows " + source(i - 1) + " (sector " + std::to_string(proofs[i - 1].sector_id) +
                               "): sectors are proved in ascending, unique order, as verifiers order them");
     const vanilla_shape shape = vanilla_shape_of(proof.sector_size, proof.challenge_count);
-    tbb::parallel_for(size_t(0), proofs.size(), [&](size_t i) {
+    if (verify) tbb::parallel_for(size_t(0), proofs.size(), [&](size_t i) {
         // Partition 0: a sector's index among all sectors is its position here.
         const auto leaves = vanilla_challenges(proof, randomness, proofs[i].sector_id, i);
         verify_sector_proof(proofs[i], shape, leaves, what + ": " + source(i));

@@ -17,9 +17,11 @@
 namespace cuzk::post {
 
 // |proofs| in the order they are proved; |sources| names each (a file, "vanilla_proofs[3]") in errors, or is
-// empty. The randomness must be a canonical field element. Throws cuzk::input_error.
+// empty. The randomness must be a canonical field element. Throws cuzk::input_error. |verify| false skips the
+// native verification of each proof (the shape and order checks stay), for proofs already verified by this
+// service: synthd reads the input assemblerd verified at submission from the service's own spool.
 post_partition_circuit partition_circuit_of(const registered_post_proof& proof, const bytes32& randomness,
                                             std::span<const fallback_sector_proof> proofs,
-                                            std::span<const std::string> sources = {});
+                                            std::span<const std::string> sources = {}, bool verify = true);
 
 }  // namespace cuzk::post
