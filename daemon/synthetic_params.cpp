@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/ec/jacobian.hpp"
+#include "common/util/huge_pages.hpp"
 
 namespace cuzk::daemon {
 
@@ -115,7 +116,7 @@ void size_prefaulted(std::vector<T>& v, std::size_t n) {
     const auto begin = (reinterpret_cast<std::uintptr_t>(v.data()) + page - 1) & ~(page - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(v.data() + n)) & ~(page - 1);
     if (end > begin + piece) {
-        (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+        util::advise_huge_pages(reinterpret_cast<void*>(begin), end - begin);
 #ifdef MADV_POPULATE_WRITE
         tbb::parallel_for(begin, end, piece, [end, piece](std::uintptr_t at) {
             (void)::madvise(reinterpret_cast<void*>(at), std::min(piece, end - at), MADV_POPULATE_WRITE);

@@ -244,6 +244,24 @@ TEST(CompactVectorBytes, WriteRefusesAViewWhoseArraysDisagreeWithItsSize) {
     EXPECT_THROW(witness::write(big.bytes(4096), v), std::invalid_argument);
 }
 
+// Arrays of 64 MiB and more are copied in pieces on several threads: the bytes are those of one copy.
+TEST(CompactVectorBytes, LargeVectorsAreWrittenInPiecesToTheSameBytes) {
+    std::mt19937_64 rng(34);
+    const std::size_t n = (std::size_t(70) << 20) / sizeof(fr_t) + 12345;  // > 64 MiB of full values
+    std::vector<fr_t> values(n);
+    for (auto& v : values) v = rng() % 4 == 0 ? fr_t::one() : fr_t::from_u64(rng() | 2);
+    const auto b = build(values);
+    const auto v = b.view();
+    const std::uint64_t bytes = witness::serialized_bytes(v);
+    buffer buf(bytes);
+    ASSERT_EQ(witness::write(buf.bytes(bytes), v), bytes);
+    const auto back = witness::read(buf.bytes(bytes));
+    ASSERT_EQ(back.size, n);
+    EXPECT_TRUE(std::equal(back.full.begin(), back.full.end(), v.full.begin(), v.full.end()));
+    EXPECT_TRUE(std::equal(back.full_mask.begin(), back.full_mask.end(), v.full_mask.begin(), v.full_mask.end()));
+    EXPECT_EQ(witness::value_at(back, n - 1), values[n - 1]);
+}
+
 TEST(CompactVectorBytes, TheReferenceBufferReadsBack) {
     serialized s;
     EXPECT_EQ(s.get<std::uint32_t>(serialized::full_before_at + 12), 0u);  // padding

@@ -7,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/util/huge_pages.hpp"
+
 namespace cuzk::witness {
 
 void compact_vector_builder::start_block() {
@@ -61,6 +63,10 @@ void compact_vector_builder::reserve(std::uint64_t values, std::uint64_t full) {
     bit_value_.reserve(blocks);
     full_before_.reserve(blocks);
     full_.reserve(full);
+    // GBs at the 32 GiB WindowPoSt shape, filled once: huge pages spare most of the page faults.
+    util::advise_huge_pages(full_.data(), full_.capacity() * sizeof(ff::fr_t));
+    util::advise_huge_pages(full_mask_.data(), full_mask_.capacity() * sizeof(std::uint64_t));
+    util::advise_huge_pages(bit_value_.data(), bit_value_.capacity() * sizeof(std::uint64_t));
 }
 
 void compact_vector_builder::clear() {
