@@ -17,29 +17,35 @@ dispatcher::dispatcher(job_table& jobs, std::uint32_t window, std::uint64_t part
       spool_root_(std::move(spool_root)),
       send_(std::move(send)) {}
 
+// PoSt partitions (WindowPoSt's priority and up) are handed over at once and not counted in the window: synthd
+// takes them on its PoSt thread, while in steady state the window is full of PoRep partitions whose witnesses wait
+// for a ring slot (the GPU is the bound), where a WinningPoSt would wait a PoRep partition's GPU time per place.
 void dispatcher::dispatch(std::uint64_t now_ms) {
     std::uint32_t in_synthesis = 0;
     std::vector<job*> order;
+    auto urgent = [](const job& j) { return j.priority >= ipc::post_priority_floor; };
     for (auto& [id, j] : jobs_.all()) {
         if (j.terminal()) continue;
         order.push_back(&j);
-        for (const auto& p : j.partitions) in_synthesis += p.state == partition_state::dispatched;
+        if (!urgent(j))
+            for (const auto& p : j.partitions) in_synthesis += p.state == partition_state::dispatched;
     }
-    if (in_synthesis >= window_) return;
     std::sort(order.begin(), order.end(), [&](const job* a, const job* b) {
         return a->priority != b->priority ? a->priority > b->priority
                                           : jobs_.submission_order(a->id) < jobs_.submission_order(b->id);
     });
     for (job* j : order) {
+        const bool outside_window = urgent(*j);  // the order puts these first
+        if (!outside_window && in_synthesis >= window_) break;
         ipc::job_msg m{j->id, j->kind, j->priority, static_cast<std::uint32_t>(j->partitions.size()), {},
                        (spool_root_ / j->input).string()};
-        for (std::uint32_t p = 0; p < j->partitions.size() && in_synthesis < window_; ++p) {
+        for (std::uint32_t p = 0; p < j->partitions.size() && (outside_window || in_synthesis < window_); ++p) {
             auto& part = j->partitions[p];
             if (part.state != partition_state::pending) continue;
             part.state = partition_state::dispatched;
             part.since_ms = now_ms;
             ++part.dispatches;
-            ++in_synthesis;
+            if (!outside_window) ++in_synthesis;
             m.partitions.push_back(p);
         }
         if (m.partitions.empty()) continue;
@@ -63,7 +69,6 @@ void dispatcher::dispatch(std::uint64_t now_ms) {
             failed_sends_ = 0;
         }
         j->state = ipc::job_state::running;
-        if (in_synthesis >= window_) break;
     }
 }
 

@@ -1,6 +1,7 @@
 // Hands pending partitions to synthd, and takes back what a stage may have lost.
 // Jobs are dispatched highest priority first, FIFO within a priority, at most |window| partitions handed to
-// synthd and not yet synthesized (so a later high-priority job overtakes the rest of a long one). A partition
+// synthd and not yet synthesized (so a later high-priority job overtakes the rest of a long one); PoSt partitions
+// (ipc::post_priority_floor and up) at once, outside the window. A partition
 // goes back to pending (to be dispatched again) when its JOB message could not be sent (at once), when a new
 // synthd says hello (what the previous one held), and after |partition_timeout_ms| without news of it.
 // Duplicated partition proofs are ignored downstream, so dispatching again never duplicates a job's result.

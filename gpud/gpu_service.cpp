@@ -497,7 +497,7 @@ private:
                                      }};
     std::vector<worker_state> workers_;
     // The API's CRITICAL (WinningPoSt, 200), as a priority class (ipc::priority_class_of).
-    static constexpr std::int32_t winning_post_class = 2;
+    static constexpr std::int32_t winning_post_class = ipc::winning_post_priority / 100;
     daemon::outbox results_;
     flush_gate sent_before_release_;
     mutable std::mutex cancel_mutex_;

@@ -34,6 +34,11 @@ namespace cuzk::ipc {
 inline constexpr std::uint8_t protocol_version = 5;
 inline constexpr std::size_t frame_header_bytes = 8;
 inline constexpr std::size_t partition_proof_bytes = 192;  // one Groth16 proof: A, C in G1 and B in G2, compressed
+// Job priorities (assemblerd's scale: NORMAL 0, a step of 100 per API level): WindowPoSt's (HIGH) and up are
+// handed on at once at every stage (outside assemblerd's dispatch window, to synthd's PoSt thread, past its memory
+// budget); WinningPoSt's (CRITICAL) also gets gpud's worker kept for it.
+inline constexpr std::int32_t post_priority_floor = 100;
+inline constexpr std::int32_t winning_post_priority = 200;
 
 enum class message_type : std::uint8_t {
     job = 1,               // assemblerd -> synthd

@@ -390,7 +390,7 @@ private:
     const std::uint64_t budget_bytes_;
     tbb::task_arena post_arena_;  // [synthd] threads wide: a PoSt partition's sector slots are synthesized in it
     // The priority of a WindowPoSt job (the API's HIGH): partitions at or above it start past the memory budget.
-    static constexpr std::int32_t post_priority_floor = 100;
+    static constexpr std::int32_t post_priority_floor = ipc::post_priority_floor;
     std::atomic<std::uint64_t> held_bytes_{0};
     std::atomic<std::uint32_t> waiting_for_slot_{0};
     std::atomic<std::uint64_t> synthesized_{0};

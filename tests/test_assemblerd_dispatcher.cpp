@@ -95,6 +95,29 @@ TEST_F(AssemblerDispatcher, HighestPriorityFirstThenFifo) {
     EXPECT_EQ(states(1), (std::vector{S::pending}));
 }
 
+// A full window of PoRep partitions (their witnesses waiting for ring slots) holds no PoSt back: a job of
+// WindowPoSt's priority or above is handed over at once and does not take a place in the window.
+TEST_F(AssemblerDispatcher, PostPartitionsGoOutsideTheWindow) {
+    add(1, 4, 0);
+    sut.dispatch(100);
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(states(1), (std::vector{S::dispatched, S::dispatched, S::pending, S::pending}));
+    add(2, 1, ipc::winning_post_priority);
+    add(3, 1, ipc::post_priority_floor);
+    add(4, 1, ipc::post_priority_floor - 1);
+    sut.dispatch(110);
+    ASSERT_EQ(sent.size(), 3u);
+    EXPECT_EQ(sent[1].job_id, 2u);
+    EXPECT_EQ(sent[2].job_id, 3u);
+    EXPECT_EQ(states(4), (std::vector{S::pending})) << "below the floor: it waits for the window";
+    // They do not count in it: one PoRep partition synthesized makes room for exactly one more.
+    jobs.find(1)->partitions[0].state = S::synthesized;
+    sut.dispatch(120);
+    ASSERT_EQ(sent.size(), 4u);
+    EXPECT_EQ(sent[3].job_id, 4u);
+    EXPECT_EQ(states(1), (std::vector{S::synthesized, S::dispatched, S::pending, S::pending}));
+}
+
 TEST_F(AssemblerDispatcher, NoNewsForTheTimeoutDispatchesAgain) {
     add(1, 2);
     sut.dispatch(100);

@@ -34,7 +34,7 @@
 #   WINNING_GAP_S=3  LOAD_SETTLE_S=20 (after the bench starts, before the first WinningPoSt under load)
 #   RING_SLOTS=6  SLOT_BYTES=(5 GiB at 32 GiB: a WindowPoSt witness's Poseidon values are nearly all full field
 #   elements)  PARAMS_DIR=<repo>/.gpu-porep-params  TIME_BUDGET=570  UP_TIMEOUT=90  DOWN_TIMEOUT=40  SAMPLE_S=2
-#   KEEP=0  FORCE_LOADER=0  RING_IN_TMP=0  SKIP_POREP=0 (1: phases 2 and 3 only)
+#   KEEP=0  FORCE_LOADER=0  RING_IN_TMP=0  SKIP_POREP=0 (1: phases 2 and 3 only)  SKIP_WINDOW=0 (1: no phase 3)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=daemon_run_lib.sh source-path=SCRIPTDIR
@@ -149,15 +149,17 @@ prove_post winning-warmup "$WINNING_PROOF" "$WINNING_FILE"
 for i in $(seq 1 "$IDLE_WINNING"); do prove_post "winning-idle-$i" "$WINNING_PROOF" "$WINNING_FILE"; done
 
 # --- 3. WindowPoSt ---------------------------------------------------------------------------------------
+if [ "${SKIP_WINDOW:-0}" != 1 ]; then
 record_daemon_peaks "$OUT/daemons-before-window.txt"
 prove_post window-warmup "$WINDOW_PROOF" "${WINDOW_FILES[@]}"
 for i in $(seq 1 "$WINDOW_JOBS"); do prove_post "window-$i" "$WINDOW_PROOF" "${WINDOW_FILES[@]}"; done
 record_daemon_peaks "$OUT/daemons-after-window.txt"
 grep -hE "R1CS matrices|SYNTHETIC|resident" "$RT/logs/gpud.log" | sed 's/^\[[^]]*\] \[[^]]*\] \[[^]]*\] //' | cut -c1-300
+fi
 
 # --- 4. WinningPoSt under PoRep load ---------------------------------------------------------------------
 if [ "$SKIP_POREP" != 1 ]; then
-  step evict 60 "$CUZK" api evict --config "$CONFIG" "post:$WINDOW_PROOF" || fail "evicting the WindowPoSt parameters"
+  [ "${SKIP_WINDOW:-0}" = 1 ] || step evict 60 "$CUZK" api evict --config "$CONFIG" "post:$WINDOW_PROOF" || fail "evicting the WindowPoSt parameters"
   step porep-warmup 360 "$CUZK" prove --config "$CONFIG" --c1 "$W/c1/c1.json" --out "$W/porep-warmup.proof" \
     || fail "PoRep warm-up job"
   run 600 "$CUZK" bench --config "$CONFIG" -c "$POREP_JOBS" -j "$POREP_JOBS" --c1 "$W/c1/c1.json" >"$OUT/bench.log" 2>&1 &
