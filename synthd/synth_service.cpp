@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -124,6 +125,11 @@ public:
             } else if (item.post) {
                 // Sector slots in parallel on synthd's threads: a 32 GiB WindowPoSt partition (2,349 slots) is
                 // not left to one thread while its deadline runs.
+                // One WindowPoSt at a time: each already takes every arena thread, and a 32 GiB one holds ~8 GB
+                // while its parts are joined (its witness 4 GB), so several at once (PoSt starts past the memory
+                // budget) would only add up memory. A WinningPoSt (66 slots, MBs) does not wait for them.
+                std::unique_lock one_window_at_a_time(window_synthesis_, std::defer_lock);
+                if (item.post->proof->kind == post::post_kind::window) one_window_at_a_time.lock();
                 post_arena_.execute([&] { post::synthesize_witness_parallel(*item.post->circuit, pa); });
             } else {
                 circuits::make_circuit(item.circuit_spec)->synthesize(pa);
@@ -388,7 +394,8 @@ private:
     witness_floors floors_;
     daemon::outbox results_;
     const std::uint64_t budget_bytes_;
-    tbb::task_arena post_arena_;  // [synthd] threads wide: a PoSt partition's sector slots are synthesized in it
+    tbb::task_arena post_arena_;
+    std::mutex window_synthesis_;  // held around a WindowPoSt partition's parallel synthesis  // [synthd] threads wide: a PoSt partition's sector slots are synthesized in it
     // The priority of a WindowPoSt job (the API's HIGH): partitions at or above it start past the memory budget.
     static constexpr std::int32_t post_priority_floor = ipc::post_priority_floor;
     std::atomic<std::uint64_t> held_bytes_{0};
