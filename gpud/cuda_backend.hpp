@@ -76,6 +76,7 @@ class host_pin;
 class pinned_pool;
 class ntt_context;
 class r1cs_witness;
+class device_out_of_memory;
 template <class F>
 class msm_context;
 }  // namespace cuzk::cuda
@@ -90,8 +91,10 @@ struct cuda_work;
 // |ntt_held| (its NTT context's), less what the NTTs at 2^log_m need and a 1 GiB reserve, shared between
 // G1 (largest G1 query of |g1_points|, every scalar random at worst) and G2 (|g2_points|, 0 with B_G2 on
 // the CPU). cuzk_bench_gpu --partition --device-gib plans with it too.
+// |margin|: device memory kept out of the plan beyond the reserve, learnt from allocations that failed
+// (cuda_backend::run_kernels).
 scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsigned log_m, size_t held_scratch,
-                              size_t ntt_held);
+                              size_t ntt_held, size_t margin = 0);
 
 class cuda_backend final : public proving_backend {
 public:
@@ -182,8 +185,14 @@ private:
     struct kernel_sequence;   // run_kernels' steps (cuda_backend/kernel_sequence.cpp)
     struct compact_sequence;  // the same for a compact partition (cuda_backend/compact_sequence.cpp)
 
+    // Under |mu_|: the memory planned, kernel_sequence run (a full witness).
+    void run_full_kernels(cuda_work& w);
     // Under |mu_|: the matrices resident, the memory planned, compact_sequence run.
     void run_compact_kernels(cuda_work& w);
+    // Under |mu_|, after an allocation of |w|'s kernels failed for want of device memory: logs what holds the
+    // device's memory, adds the refused size to |oom_margin_|, frees every set's MSM scratch and marks their
+    // plans stale, so the next kernels plan with less (cuda_backend/device_memory_plan.cpp).
+    void plan_after_out_of_memory(const cuda_work& w, const cuda::device_out_of_memory& e);
     // The matrices of |w| resident in |r| (uploaded unless |r| holds them; then |r|'s MSM scratch is planned
     // again, without the spare NTT slot, whose row a a compact partition has no use for) and the compact witness's
     // buffers reserved for |w| (cuda_backend/compact_sequence.cpp).
@@ -249,6 +258,9 @@ private:
     // The serial of the work whose row a the NTT context's spare slot holds (copied by an earlier holder's B_G2
     // thread), or 0. Written by that thread and read by the next holder, both under |mu_|'s succession.
     uint64_t spare_row_a_of_ = 0;
+    // Device memory every scratch plan leaves out beyond device_reserve: the sum of the allocations refused so
+    // far (plan_after_out_of_memory), for what the plans' estimates do not see. Under |mu_|.
+    size_t oom_margin_ = 0;
     std::atomic<uint64_t> l_a_shared_{0};  // partitions whose L and A ran as one MSM run (counters())
     std::atomic<uint64_t> compact_partitions_{0}, compact_uploaded_bytes_{0};  // counters()
     // The compact partitions' witness on the device, used under |mu_| alone; made with the first matrices,

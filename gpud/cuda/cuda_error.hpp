@@ -15,6 +15,18 @@ public:
     using gpud::device_error::device_error;
 };
 
+// A device allocation refused for want of memory (cudaErrorMemoryAllocation): |bytes| were asked. Not sticky:
+// the context still works, so the CUDA backend frees its MSM scratch, plans again with that much less and
+// retries (cuda_backend::run_kernels).
+class device_out_of_memory : public cuda_error {
+public:
+    device_out_of_memory(const std::string& what, size_t bytes) : cuda_error(what), bytes_(bytes) {}
+    size_t bytes() const { return bytes_; }
+
+private:
+    size_t bytes_;
+};
+
 // Number of usable CUDA devices; 0 (and |why| set) when the driver or a device is missing. Never throws.
 int device_count(std::string* why = nullptr);
 // "NVIDIA H200, 132 SMs, 139.8 GiB, sm_90" for logs and benchmark headers.

@@ -28,8 +28,13 @@ public:
         cudaError_t e = cudaMalloc(&ptr_, n * sizeof(T));
         if (e != cudaSuccess) {
             ptr_ = nullptr;
-            throw cuda_error("cudaMalloc of " + std::to_string(n * sizeof(T)) + " bytes failed: " +
-                             cudaGetErrorString(e));
+            const std::string what =
+                "cudaMalloc of " + std::to_string(n * sizeof(T)) + " bytes failed: " + cudaGetErrorString(e);
+            if (e == cudaErrorMemoryAllocation) {
+                (void)cudaGetLastError();  // not the context's error: later calls must not see it
+                throw device_out_of_memory(what, n * sizeof(T));
+            }
+            throw cuda_error(what);
         }
         cap_ = n;
     }

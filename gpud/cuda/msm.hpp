@@ -109,6 +109,9 @@ public:
     void set_scratch_limit(size_t bytes);
     // Device memory held now beyond the points: scalars and every scratch buffer (they only grow).
     size_t scratch_bytes() const;
+    // Frees every scratch buffer now (runs grow them again): before a scratch plan that must count on the
+    // memory they hold being free, e.g. after an allocation failed.
+    void release_scratch();
     // What a run of |n| scalars, |m| of them through Pippenger at the default width, takes beyond the points
     // with |windows_per_pass| windows per pass (0: all), by the estimate set_scratch_limit sizes passes with.
     static size_t scratch_estimate(size_t n, size_t m, unsigned windows_per_pass = 0);

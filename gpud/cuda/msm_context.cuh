@@ -221,6 +221,13 @@ void msm_context<F>::set_scratch_limit(size_t bytes) {
 }
 
 template <class F>
+void msm_context<F>::release_scratch() {
+    CUDA_OK(cudaSetDevice(impl_->device));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+    impl_->release_scratch();
+}
+
+template <class F>
 size_t msm_context<F>::scratch_estimate(size_t n, size_t m, unsigned windows_per_pass) {
     if (m == 0) return impl::fixed_scratch(n, 0);
     const unsigned c = choose_window(impl::is_g1, m), windows = windows_for(c);

@@ -20,6 +20,7 @@
 #include <future>
 #include <stdexcept>
 
+#include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda/r1cs_device.hpp"
@@ -76,7 +77,28 @@ void cuda_backend::make_matrices_resident(resident_params& r, const compact_part
                      double(r.matrices->device_bytes()) / gib, seconds_since(t0));
     }
     if (!compact_witness_) compact_witness_ = std::make_unique<cuda::r1cs_witness>(gpu_);
-    compact_witness_->reserve(*r.matrices, w.inputs, w.aux, a_scalars_in_slot(*r.matrices, log_m));
+    const size_t held = compact_witness_->device_bytes();
+    // A plan made before this partition's witness grew its buffers (PreloadSRS reserves for the matrices alone,
+    // and a WindowPoSt's compact aux, nearly all full field elements, takes 4 GB more at 32 GiB) counted that
+    // memory as the MSMs': planned again, their scratch freed first so the plan sees it free (and the buffers
+    // find room where the scratch took it).
+    auto release_scratch = [&r] {
+        if (r.g1) r.g1->release_scratch();
+        if (r.g2) r.g2->release_scratch();
+        r.scratch_planned = false;
+    };
+    const bool slots_for_a = a_scalars_in_slot(*r.matrices, log_m);
+    try {
+        compact_witness_->reserve(*r.matrices, w.inputs, w.aux, slots_for_a);
+    } catch (const cuda::device_out_of_memory&) {
+        release_scratch();
+        compact_witness_->reserve(*r.matrices, w.inputs, w.aux, slots_for_a);
+    }
+    if (compact_witness_->device_bytes() > held && r.scratch_planned) {
+        release_scratch();
+        spdlog::info("GPU {}: the compact witness's buffers grew by {:.2f} GiB: MSM scratch planned again", gpu_,
+                     double(compact_witness_->device_bytes() - held) / gib);
+    }
 }
 
 struct cuda_backend::compact_sequence {

@@ -7,11 +7,18 @@
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
+#include "gpud/cuda/r1cs_device.hpp"
+#include "gpud/cuda/r1cs_witness.hpp"
 #include "gpud/cuda_backend.hpp"
+#include "gpud/cuda_backend/partition_work.hpp"
 #include "gpud/cuda_backend/resident_params.hpp"
 #include "gpud/scratch_plan.hpp"
 
 namespace cuzk::gpud {
+
+namespace {
+double gib(size_t b) { return double(b) / double(1ull << 30); }
+}  // namespace
 
 size_t ntt_still_needed(unsigned log_m, size_t ntt_held) {
     const size_t need = log_m > 0 ? cuda::ntt_context::device_bytes_for(log_m) : 0;
@@ -19,10 +26,11 @@ size_t ntt_still_needed(unsigned log_m, size_t ntt_held) {
 }
 
 scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsigned log_m, size_t held_scratch,
-                              size_t ntt_held) {
+                              size_t ntt_held, size_t margin) {
     const size_t ntt_more = ntt_still_needed(log_m, ntt_held);
     const size_t have = cuda::free_device_memory(gpu) + held_scratch;
-    const size_t available = have > ntt_more + device_reserve ? have - ntt_more - device_reserve : 0;
+    const size_t kept = ntt_more + device_reserve + margin;
+    const size_t available = have > kept ? have - kept : 0;
     scratch_demand g1{cuda::g1_msm_context::scratch_estimate(g1_points, g1_points),
                       cuda::g1_msm_context::scratch_estimate(g1_points, g1_points, 1)};
     scratch_demand g2;
@@ -37,7 +45,7 @@ void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool r
     const size_t g1_max = r.on_host() ? r.segment_g1 : std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
     const size_t g2_max = !r.g2 ? 0 : r.on_host() ? r.segment_g2 : r.b_g2.size;
     const size_t held = r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0);
-    scratch_plan plan = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes());
+    scratch_plan plan = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes(), oom_margin_);
     // The spare NTT slot for the waiting partition's row a (4 GiB at 2^27), where the B_G2 thread can copy it
     // and the G1 MSMs still keep every window in one pass beside it: an extra pass of the H MSM would cost more
     // than the ~25 ms the spare saves. Not for compact partitions, which copy no row.
@@ -49,7 +57,8 @@ void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool r
         spare_row_a_of_ = 0;
         try {
             ntt_->reserve_spare(log_m);
-            const scratch_plan with_spare = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes());
+            const scratch_plan with_spare =
+                plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes(), oom_margin_);
             if (with_spare.fits && with_spare.g1_limit == 0) {
                 plan = with_spare;
                 spdlog::info("GPU {}: a spare NTT slot of {:.1f} GiB holds row a of a partition waiting for the "
@@ -74,6 +83,34 @@ void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool r
         spdlog::info("GPU {}: {}", gpu_, plan.summary());
     else
         spdlog::warn("GPU {}: {}", gpu_, plan.summary());
+}
+
+void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::device_out_of_memory& e) {
+    size_t free = 0;
+    try {
+        free = cuda::free_device_memory(gpu_);
+    } catch (const cuda::cuda_error&) {
+        // Asked only for the log.
+    }
+    size_t points = 0, matrices = 0, g1 = 0, g2 = 0;
+    for (auto& [params, r] : resident_) {
+        points += r->on_host() ? 0 : r->bytes();
+        if (r->matrices) matrices += r->matrices->device_bytes();
+        if (r->g1) g1 += r->g1->scratch_bytes();
+        if (r->g2) g2 += r->g2->scratch_bytes();
+    }
+    oom_margin_ += e.bytes();
+    spdlog::warn("GPU {}: {} in a {} partition's kernels; device memory then: {:.2f} GiB free, points {:.2f}, "
+                 "matrices {:.2f}, compact witness {:.2f}, NTT {:.2f}, MSM scratch G1 {:.2f} and G2 {:.2f} GiB; "
+                 "the scratch is freed and planned again with {:.2f} GiB kept out",
+                 gpu_, e.what(), w.compact ? "compact" : "full-witness", gib(free), gib(points), gib(matrices),
+                 gib(compact_witness_ ? compact_witness_->device_bytes() : 0), gib(ntt_->device_bytes()), gib(g1),
+                 gib(g2), gib(oom_margin_ + device_reserve));
+    for (auto& [params, r] : resident_) {
+        if (r->g1) r->g1->release_scratch();
+        if (r->g2) r->g2->release_scratch();
+        r->scratch_planned = false;
+    }
 }
 
 }  // namespace cuzk::gpud

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <span>
 
+#include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda_backend.hpp"
@@ -66,10 +67,28 @@ struct cuda_backend::kernel_sequence {
     ec::g1_jacobian_t g1_msm(const resident_params::query& q, std::span<const ff::fr_t> scalars, int slot);
 };
 
+// An allocation refused for want of device memory (the plans' estimates missed something: a buffer they do
+// not count, a run larger than estimated) is not the partition's fault and not the context's: the MSM scratch
+// is freed and planned again with the refused size kept out, and a compact partition's kernels run again at
+// once (they read only the ring slot and the resident sets, and write what a second run writes again). A
+// full-witness partition's sequence has taken its prestaged inputs on the way, so it fails retryable instead,
+// and its retry plans with the margin.
 void cuda_backend::run_kernels(partition_work& work) {
     auto& w = as_cuda(work);
     std::lock_guard lk(mu_);
-    if (w.compact) return run_compact_kernels(w);
+    constexpr int replans = 2;
+    for (int attempt = 0;; ++attempt) {
+        try {
+            return w.compact ? run_compact_kernels(w) : run_full_kernels(w);
+        } catch (const cuda::device_out_of_memory& e) {
+            plan_after_out_of_memory(w, e);
+            if (!w.compact || attempt == replans) throw;
+            spdlog::warn("GPU {}: proving the partition again under the new plan", gpu_);
+        }
+    }
+}
+
+void cuda_backend::run_full_kernels(cuda_work& w) {
     resident_params& r = resident_for(*w.params);
     if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m, true);
     kernel_sequence{*this, w, r}.run();
