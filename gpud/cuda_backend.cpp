@@ -81,7 +81,9 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"row_a_prestage_used", b.row_a_used},
             {"l_a_msm_shared", l_a_shared_.load()},
             {"compact_partitions", compact_partitions_.load()},
-            {"compact_uploaded_bytes", compact_uploaded_bytes_.load()}};
+            {"compact_uploaded_bytes", compact_uploaded_bytes_.load()},
+            {"out_of_memory_replans", oom_replans_.load()},
+            {"msm_scratch_bytes", msm_scratch_bytes_.load()}};
 }
 
 std::optional<device_info> cuda_backend::device() const {

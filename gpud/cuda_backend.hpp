@@ -193,6 +193,8 @@ private:
     // device's memory, adds the refused size to |oom_margin_|, frees every set's MSM scratch and marks their
     // plans stale, so the next kernels plan with less (cuda_backend/device_memory_plan.cpp).
     void plan_after_out_of_memory(const cuda_work& w, const cuda::device_out_of_memory& e);
+    // Under |mu_|: |msm_scratch_bytes_| from every set's MSM contexts.
+    void note_scratch_held();
     // The matrices of |w| resident in |r| (uploaded unless |r| holds them; then |r|'s MSM scratch is planned
     // again, without the spare NTT slot, whose row a a compact partition has no use for) and the compact witness's
     // buffers reserved for |w| (cuda_backend/compact_sequence.cpp).
@@ -261,6 +263,9 @@ private:
     // Device memory every scratch plan leaves out beyond device_reserve: the sum of the allocations refused so
     // far (plan_after_out_of_memory), for what the plans' estimates do not see. Under |mu_|.
     size_t oom_margin_ = 0;
+    std::atomic<uint64_t> oom_replans_{0};  // plan_after_out_of_memory calls (counters())
+    // The MSM contexts' scratch held after the last kernels, over every set (counters(): read without |mu_|).
+    std::atomic<uint64_t> msm_scratch_bytes_{0};
     std::atomic<uint64_t> l_a_shared_{0};  // partitions whose L and A ran as one MSM run (counters())
     std::atomic<uint64_t> compact_partitions_{0}, compact_uploaded_bytes_{0};  // counters()
     // The compact partitions' witness on the device, used under |mu_| alone; made with the first matrices,

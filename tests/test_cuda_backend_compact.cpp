@@ -6,9 +6,11 @@
 // Compact and full-witness partitions interleaved on one backend, the B_G2 prestage among them; forget() frees
 // the matrices and the compact witness's buffers. prepare_compact's checks run with or without a GPU; the rest
 // skips without one.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -428,4 +430,46 @@ TEST(CudaBackendCompact, PreloadMakesTheSetAndItsMatricesResident) {
     EXPECT_GT(be.resident_matrix_bytes(), 0u);
     EXPECT_EQ(prove_compact(be, w, k.setup.params, 6), prove_compact(cpu, w, k.setup.params, 6));
     EXPECT_EQ(be.resident_sets(), 1u);
+}
+
+// An allocation the device refuses in the middle of a partition's kernels (the plan was made with more memory
+// free: here a ballast takes it after PreloadSRS) is planned around: the backend frees its MSM scratch, plans
+// again with less and proves the partition again at once, equal to the CPU backend's. The ballast leaves the run
+// what it took on an idle backend less half of its MSM scratch, so a run with every window in one pass cannot
+// fit and one in passes can.
+TEST(CudaBackendCompact, AnAllocationRefusedForWantOfMemoryIsPlannedAroundAndProvesAgain) {
+    SKIP_WITHOUT_GPU();
+    const circuit_case& k = case_for("mul:200000");
+    const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
+    gpud::cpu_backend cpu;
+    const auto want = prove_compact(cpu, w, k.setup.params, 21);
+    size_t free_after_run = 0, scratch = 0;
+    {
+        gpud::cuda_backend idle(0, true, 0);
+        idle.preload(k.setup.params, &k.r1cs->m);
+        ASSERT_EQ(prove_compact(idle, w, k.setup.params, 21), want);
+        free_after_run = cuda::free_device_memory(0);
+        scratch = counters_of(idle)["msm_scratch_bytes"];
+        EXPECT_EQ(counters_of(idle)["out_of_memory_replans"], 0u);
+    }
+    ASSERT_GT(scratch, size_t(16) << 20) << "too little MSM scratch to take half of it away measurably";
+    gpud::cuda_backend be(0, true, 0);
+    be.preload(k.setup.params, &k.r1cs->m);
+    const size_t free_before_run = cuda::free_device_memory(0);
+    ASSERT_GT(free_before_run, free_after_run);
+    const size_t run_takes = free_before_run - free_after_run;  // the scratch, the NTT slots, the witness's growth
+    const size_t leave = run_takes - scratch / 2;
+    void* ballast = nullptr;
+    ASSERT_EQ(cudaMalloc(&ballast, free_before_run - leave), cudaSuccess);
+    std::array<uint8_t, PROOF_BYTES> got{};
+    try {
+        got = prove_compact(be, w, k.setup.params, 21);
+    } catch (...) {
+        cudaFree(ballast);
+        throw;
+    }
+    cudaFree(ballast);
+    EXPECT_EQ(got, want);
+    EXPECT_GE(counters_of(be)["out_of_memory_replans"], 1u) << "the run fit: the ballast left too much";
+    EXPECT_LT(counters_of(be)["msm_scratch_bytes"], scratch) << "windows in passes take less scratch";
 }

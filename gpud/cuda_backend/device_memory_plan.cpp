@@ -100,6 +100,7 @@ void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::devi
         if (r->g2) g2 += r->g2->scratch_bytes();
     }
     oom_margin_ += e.bytes();
+    ++oom_replans_;
     spdlog::warn("GPU {}: {} in a {} partition's kernels; device memory then: {:.2f} GiB free, points {:.2f}, "
                  "matrices {:.2f}, compact witness {:.2f}, NTT {:.2f}, MSM scratch G1 {:.2f} and G2 {:.2f} GiB; "
                  "the scratch is freed and planned again with {:.2f} GiB kept out",
@@ -111,6 +112,13 @@ void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::devi
         if (r->g2) r->g2->release_scratch();
         r->scratch_planned = false;
     }
+    note_scratch_held();
+}
+
+void cuda_backend::note_scratch_held() {
+    uint64_t held = 0;
+    for (const auto& [params, r] : resident_) held += (r->g1 ? r->g1->scratch_bytes() : 0) + (r->g2 ? r->g2->scratch_bytes() : 0);
+    msm_scratch_bytes_ = held;
 }
 
 }  // namespace cuzk::gpud

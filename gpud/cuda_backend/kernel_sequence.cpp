@@ -79,7 +79,12 @@ void cuda_backend::run_kernels(partition_work& work) {
     constexpr int replans = 2;
     for (int attempt = 0;; ++attempt) {
         try {
-            return w.compact ? run_compact_kernels(w) : run_full_kernels(w);
+            if (w.compact)
+                run_compact_kernels(w);
+            else
+                run_full_kernels(w);
+            note_scratch_held();
+            return;
         } catch (const cuda::device_out_of_memory& e) {
             plan_after_out_of_memory(w, e);
             if (!w.compact || attempt == replans) throw;
