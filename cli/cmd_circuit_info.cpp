@@ -21,6 +21,7 @@
 
 #include "cli/command.hpp"
 #include "cli/post_circuit_info.hpp"
+#include "cli/update_circuit_info.hpp"
 #include "common/cs/counting_cs.hpp"
 #include "common/r1cs/matrix_counter.hpp"
 #include "common/r1cs/matrix_file.hpp"
@@ -94,6 +95,10 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
     if (name.starts_with("StackedDrgWin")) {  // StackedDrgWindow*, StackedDrgWinning*: PoSt
         if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep, not " + name);
         return run_post_circuit_info(post::registered_post_proof_by_name(name), witness_timing);
+    }
+    if (name.starts_with("StackedDrgUpdate") || name.starts_with("RegisteredUpdateProof_")) {  // SnapDeals
+        if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep, not " + name);
+        return run_update_circuit_info(update::registered_update_proof_by_name(name), witness_timing);
     }
     if (census && c1_path.empty()) throw input_error("--scalar-census needs --c1 (the witness to count)");
     std::optional<c1::seal_commit_phase1_output> c1;
@@ -186,7 +191,8 @@ void add_circuit_info_command(CLI::App& app, action& run) {
     auto census_partition = std::make_shared<unsigned>(0);
     cmd->add_option("--registered-proof", *name,
                     "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ") or a PoSt proof (" +
-                        post::registered_post_proof_names() + ")");
+                        post::registered_post_proof_names() + ") or a SnapDeals proof (" +
+                        update::registered_update_proof_names() + ")");
     cmd->add_option("--c1", *c1_path,
                     "also synthesize partition 0 of this C1 with its witness, checking every constraint");
     cmd->add_flag("--witness-timing", *witness_timing,

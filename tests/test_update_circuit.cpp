@@ -1,6 +1,7 @@
 // The SnapDeals (EmptySectorUpdate) circuit against rust-fil-proofs storage-proofs-update: the registered proofs
 // and per-size constants, the published circuit totals of the test sizes (tests/circuit.rs) and of 32 GiB, the
-// gadget counts of gadgets.rs (gen_challenge_bits, apex_por), the published parameter names; and a partition
+// gadget counts of gadgets.rs (gen_challenge_bits, apex_por), the published parameter names, the challenge
+// vectors of challenges.rs (which pin the gen-randomness Poseidon and its 2^40 domain tag); and a partition
 // built from random trees (tree R old, new data, tree R new encoded with rho, tree D) is satisfied, exposes
 // exactly generate_public_inputs' values, and is caught when one leaf or apex leaf changes.
 #include <gtest/gtest.h>
@@ -121,11 +122,14 @@ TEST(UpdateCircuitCount, PublishedTestSizes) {
     }
 }
 
-TEST(UpdateCircuitCount, Published32GiB) {
-    // The ignored test of tests/circuit.rs (BenchCS). About 81 M constraints counted blank.
+TEST(UpdateCircuitCount, Published32GiBAndDerived64GiB) {
+    // The ignored test of tests/circuit.rs (BenchCS): 81 M constraints counted blank, about 1.4 s here.
     const counts c = count(registered_update_proof_by_name("StackedDrgUpdate32GiBV1").shape());
     EXPECT_EQ(c.constraints, 81049499u);
     EXPECT_EQ(c.inputs, 5u);
+    // Not published (reference 3.5, derived): per challenge a tree R top level in each of the two openings
+    // (2 + 311) and one more tree D level (2 + 45,379).
+    EXPECT_EQ(count(registered_update_proof_by_name("StackedDrgUpdate64GiBV1").shape()).constraints, 85006101u);
 }
 
 // The gadget counts of gadgets.rs' tests: the constraints a gadget adds to a system that already holds its
@@ -191,6 +195,63 @@ TEST(UpdateGadgets, GenChallengeBitsAreTheNativeChallenges) {
             EXPECT_EQ(v | (uint64_t(k) << s.random_bits_per_challenge()), native[c]) << nodes << " nodes, challenge " << c;
             EXPECT_EQ(native[c] >> s.random_bits_per_challenge(), k);
         }
+    }
+}
+
+// The first random element rust-fil-proofs' tests draw: XorShiftRng::from_seed(TEST_SEED) (rand_xorshift:
+// four little-endian u32 words of state; a u64 is two u32 draws, low first), then blstrs' Scalar::random (four
+// u64 limbs, the top bit cleared, canonical value below r or draw again).
+ff::fr_t rust_test_seed_scalar() {
+    const uint8_t seed[16] = {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d,
+                              0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5};
+    uint32_t s[4];
+    for (int i = 0; i < 4; ++i)
+        s[i] = uint32_t(seed[4 * i]) | uint32_t(seed[4 * i + 1]) << 8 | uint32_t(seed[4 * i + 2]) << 16 |
+               uint32_t(seed[4 * i + 3]) << 24;
+    auto next_u32 = [&s] {
+        const uint32_t t = s[0] ^ (s[0] << 11);
+        s[0] = s[1], s[1] = s[2], s[2] = s[3];
+        s[3] = s[3] ^ (s[3] >> 19) ^ (t ^ (t >> 8));
+        return s[3];
+    };
+    for (;;) {
+        ff::fr_t::repr_t raw;
+        for (auto& limb : raw) {
+            const uint64_t lo = next_u32();
+            limb = lo | uint64_t(next_u32()) << 32;
+        }
+        raw[3] &= ~uint64_t(0) >> 1;
+        ff::fr_t out;
+        if (ff::fr_t::from_repr_checked(raw, out)) return out;
+    }
+}
+
+TEST(UpdateGadgets, ChallengesMatchRustFilProofsVectors) {
+    // challenges.rs test_challenges_against_hardcoded: the first five challenges of partition k for one random
+    // comm_r_new. They pin the gen-randomness hash (domain tag 2^40) and the bit layout.
+    const ff::fr_t comm_r_new = rust_test_seed_scalar();
+    struct vec {
+        uint64_t nodes;
+        unsigned k;
+        uint64_t first[5];
+    };
+    const vec vectors[] = {
+        {1u << 5, 0, {21, 7, 3, 31, 0}},
+        {1u << 6, 0, {53, 51, 56, 3, 0}},
+        {1u << 7, 0, {117, 25, 62, 0, 72}},
+        {1u << 9, 1, {286, 308, 493, 510, 508}},
+        {1u << 10, 1, {542, 666, 955, 927, 911}},
+        {1u << 18, 1, {78878, 130797, 112892, 93994, 78379}},
+        {1u << 24, 15, {16388544, 15794686, 16637142, 16319148, 16328348}},
+        {1u << 30, 0, {1019125, 27985696, 15282860, 11586600, 44651330}},
+        {1u << 30, 15, {1038629497, 1053983614, 1030421316, 1027373887, 1068685433}},
+        {1ull << 31, 14, {1997053129, 1920414070, 2003609080, 1900492803, 1963254685}},
+    };
+    for (const vec& v : vectors) {
+        const std::vector<uint64_t> c = partition_challenges(update_shape_of(v.nodes), comm_r_new, v.k);
+        ASSERT_GE(c.size(), 5u);
+        EXPECT_EQ(std::vector<uint64_t>(c.begin(), c.begin() + 5), std::vector<uint64_t>(v.first, v.first + 5))
+            << v.nodes << " nodes, partition " << v.k;
     }
 }
 
