@@ -7,6 +7,8 @@
 // randomness and DIR/post.json (seal_test_post.hpp); with --synthetic it writes only those, of any size,
 // random and not a valid witness. --sectors N seals N sectors, numbered from --sector-id: the first in DIR
 // as without it, the others in DIR/sector-<id>/.
+// --update (with an update proof, StackedDrgUpdate2KiBV1 ...) writes a SnapDeals update's vanilla proofs instead
+// (seal_test_update.hpp).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include "cli/hex_arg.hpp"
 #include "cli/seal_test.hpp"
 #include "cli/seal_test_post.hpp"
+#include "cli/seal_test_update.hpp"
 #include "common/c1/seal_commit_phase1.hpp"
 #include "common/porep/c1_witness.hpp"
 #include "common/porep/native_seal.hpp"
@@ -178,6 +181,7 @@ int run_seal_test(const seal_test_options& o) {
 
 void add_seal_test_command(CLI::App& app, action& run) {
     auto o = std::make_shared<seal_test_options>();
+    auto u = std::make_shared<seal_test_update_options>();
     auto* cmd = app.add_subcommand("seal-test", "Seal a random test sector (<= 8 MiB) and write its C1 JSON");
     cmd->add_option("--registered-proof", o->registered_proof, "e.g. StackedDrg2KiBV1_1")->required();
     cmd->add_option("--out", o->out, "output directory (c1.json, seal.json)")->required();
@@ -196,7 +200,18 @@ void add_seal_test_command(CLI::App& app, action& run) {
                     "WindowPoSt challenge rule: 1.2.0 (StackedDrgWindow*V1_1, default) or 1.0.0 (V1)");
     cmd->add_option("--sectors", o->sectors,
                     "seal N sectors numbered from --sector-id (default 1); the others go in DIR/sector-<id>/");
-    cmd->callback([o, &run] { run = [o] { return run_seal_test(*o); }; });
+    cmd->add_flag("--update", u->update,
+                  "with --registered-proof StackedDrgUpdate<size>V1: a SnapDeals update's vanilla proofs "
+                  "(update-partition-<k>.bin, update.json) of a random sector, seeded by --seed TEXT (any text; "
+                  "default --rng's); with --synthetic of any size");
+    cmd->add_option("--h", u->h, "with --update: the h of the update (default the sector size's, 10 above 32 KiB)");
+    cmd->callback([o, u, &run] {
+        run = [o, u] {
+            if (u->update) return run_seal_test_update(*o, *u);
+            refuse_update_flags_without_update(*u);
+            return run_seal_test(*o);
+        };
+    });
 }
 
 }  // namespace cuzk::cli
