@@ -65,8 +65,9 @@ update_shape update_shape_of(uint64_t nodes) {
     update_shape s;
     if (!std::has_single_bit(nodes) || !tree_r_of(nodes, s.tree_r))
         throw input_error("no SnapDeals (EmptySectorUpdate) circuit for a sector of " + std::to_string(nodes) +
-                          " nodes; sizes: 1, 2, 4, 8, 16, 32 KiB (tests), 2 KiB, 8 MiB, 16 MiB (test), 512 MiB, "
-                          "32 GiB, 64 GiB");
+                          " nodes (" + std::to_string(nodes * 32) +
+                          " bytes): no such sector size; sizes: 1, 2, 4, 8, 16, 32 KiB (tests), 2 KiB, 8 MiB, "
+                          "16 MiB (test), 512 MiB, 32 GiB, 64 GiB");
     s.nodes = nodes;
     s.challenge_bit_len = unsigned(std::countr_zero(nodes));
     s.partition_count = nodes <= (1u << 8) ? 1 : nodes <= (1u << 10) ? 2 : nodes <= (1u << 19) ? 4 : 16;

@@ -6,37 +6,12 @@
 #include <string>
 
 #include "common/ff/bls12_381.hpp"
+#include "common/update/update_shape.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::update {
 
 namespace {
-
-// storage-proofs-update constants.rs: ALLOWED_SECTOR_SIZES and the tree R arities tree_shape_is_valid accepts
-// for each (the published sizes' are those of the seal proofs of that size, filecoin-proofs constants.rs).
-struct allowed_size {
-    uint64_t nodes;
-    unsigned base, sub, top;
-};
-constexpr allowed_size allowed_sizes[] = {
-    {uint64_t(1) << 5, 8, 4, 0},   // 1 KiB (test)
-    {uint64_t(1) << 6, 8, 0, 0},   // 2 KiB
-    {uint64_t(1) << 7, 8, 2, 0},   // 4 KiB (test)
-    {uint64_t(1) << 8, 8, 4, 0},   // 8 KiB (test)
-    {uint64_t(1) << 9, 8, 8, 0},   // 16 KiB (test)
-    {uint64_t(1) << 10, 8, 8, 2},  // 32 KiB (test)
-    {uint64_t(1) << 18, 8, 0, 0},  // 8 MiB
-    {uint64_t(1) << 19, 8, 2, 0},  // 16 MiB (test)
-    {uint64_t(1) << 24, 8, 0, 0},  // 512 MiB
-    {uint64_t(1) << 30, 8, 8, 0},  // 32 GiB
-    {uint64_t(1) << 31, 8, 8, 2},  // 64 GiB
-};
-
-std::string allowed_list() {
-    std::string s;
-    for (const allowed_size& a : allowed_sizes) s += fmt::format("{}{}", s.empty() ? "" : ", ", a.nodes);
-    return s;
-}
 
 class shape_checker {
 public:
@@ -113,29 +88,20 @@ uint64_t update_vanilla_shape::partition_proof_bytes() const {
 }
 
 update_vanilla_shape update_vanilla_shape_of(uint64_t sector_nodes) {
-    for (const allowed_size& a : allowed_sizes) {
-        if (a.nodes != sector_nodes) continue;
-        update_vanilla_shape s;
-        s.sector_nodes = sector_nodes;
-        s.challenge_bit_len = unsigned(std::countr_zero(sector_nodes));
-        s.partitions = sector_nodes <= (1u << 8)    ? 1
-                       : sector_nodes <= (1u << 10) ? 2
-                       : sector_nodes <= (1u << 19) ? 4
-                                                    : 16;
-        s.partition_bit_len = unsigned(std::countr_zero(s.partitions));
-        s.challenges = sector_nodes <= (1u << 19) ? 10 : 86;
-        s.apex_leaves = sector_nodes <= (1u << 8) ? 8 : 128;
-        s.apex_leaf_bit_len = unsigned(std::countr_zero(s.apex_leaves));
-        s.tree_d = {2, s.challenge_bit_len, 0, 0};
-        // Base trees are 8-ary: log8 of the leaves under one base tree.
-        const uint64_t base_leaves = sector_nodes / (a.sub ? a.sub : 1) / (a.top ? a.top : 1);
-        const unsigned base_levels = unsigned(std::countr_zero(base_leaves)) / 3;
-        s.tree_r = {a.base, base_levels, a.sub, a.top};
-        return s;
-    }
-    throw input_error(
-        fmt::format("a SnapDeals sector of {} nodes ({} bytes): no such sector size; the sizes in nodes are {}",
-                    sector_nodes, sector_nodes * 32, allowed_list()));
+    // The sizes and constants are update_shape's (one table of them); an unknown size throws there.
+    const update_shape u = update_shape_of(sector_nodes);
+    update_vanilla_shape s;
+    s.sector_nodes = sector_nodes;
+    s.challenge_bit_len = u.challenge_bit_len;
+    s.partitions = u.partition_count;
+    s.partition_bit_len = u.partition_bit_len;
+    s.challenges = u.challenge_count;
+    s.apex_leaves = u.apex_leaf_count;
+    s.apex_leaf_bit_len = u.apex_leaf_bit_len;
+    s.tree_d = {2, s.challenge_bit_len, 0, 0};
+    const gadgets::merkle_arities r = u.tree_r_arities();
+    s.tree_r = {r.base, r.base_levels, r.sub, r.top};
+    return s;
 }
 
 void check_partition_shape(const partition_proof& proof, const update_vanilla_shape& shape, uint64_t partition,
