@@ -5,6 +5,10 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+namespace cuzk::update {
+struct update_shape;
+}
+
 namespace cuzk::cli {
 
 // Exit codes of the CLI (docs/command-line.md, "Exit codes"; docs/DESIGN.md, "Interfaces to keep stable"). Each
@@ -44,10 +48,16 @@ void add_seal_test_command(CLI::App& app, action& run);
 void add_prove_c2_command(CLI::App& app, action& run);
 void add_prove_post_command(CLI::App& app, action& run);
 void add_verify_post_command(CLI::App& app, action& run);
+void add_prove_update_command(CLI::App& app, action& run);
+void add_verify_update_command(CLI::App& app, action& run);
 void add_config_reference_command(CLI::App& app, action& run);
 void add_api_command(CLI::App& app, action& run);
 
 // "sha256:4" -> "sha256_4": circuit names become file stems.
 std::string circuit_file_stem(const std::string& circuit);
+
+// prove-update's and verify-update's --h: |text| in decimal, or |shape|'s default when empty. Throws
+// cuzk::input_error naming --h for a non-number or an h the sector size does not allow (cmd_prove_update.cpp).
+unsigned update_h_arg(const update::update_shape& shape, const std::string& text);
 
 }  // namespace cuzk::cli

@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
     add_prove_c2_command(app, run);
     add_prove_post_command(app, run);
     add_verify_post_command(app, run);
+    add_prove_update_command(app, run);
+    add_verify_update_command(app, run);
     add_config_reference_command(app, run);
     add_api_command(app, run);
     spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");

@@ -33,7 +33,7 @@ TEST(Registry, BuildsCircuitsFromSpecsAndKeepsTheirCanonicalNames) {
     EXPECT_EQ(circuits::make_circuit("porep:StackedDrg32GiBV1_1")->name(), "porep:StackedDrg32GiBV1_1");
     EXPECT_EQ(circuits::make_circuit("post:StackedDrgWinning2KiBV1@s")->name(), "post:StackedDrgWinning2KiBV1@s");
     EXPECT_EQ(circuits::make_circuit("post:StackedDrgWindow32GiBV1_1")->name(), "post:StackedDrgWindow32GiBV1_1");
-    EXPECT_EQ(circuits::list_circuits().size(), 4u);
+    EXPECT_EQ(circuits::list_circuits().size(), 5u);
 }
 
 TEST(Registry, RejectsBadSpecsNamingThem) {

@@ -9,6 +9,9 @@
 #include "common/porep/sample_sector.hpp"
 #include "common/post/registered_post_proof.hpp"
 #include "common/post/sample_post.hpp"
+#include "common/update/sample_update.hpp"
+#include "common/update/update_circuit.hpp"
+#include "common/update/update_witness.hpp"
 
 namespace cuzk::circuits {
 
@@ -80,6 +83,9 @@ std::vector<circuit_info> list_circuits() {
         {"post:<registered PoSt proof>[@seed]",
          "one fallback PoSt partition (e.g. post:StackedDrgWindow2KiBV1_1, post:StackedDrgWinning2KiBV1); up to "
          "8 MiB a full partition of random sectors from the seed supplies the witness, larger sizes are blank"},
+        {"update:<registered update proof>[@seed]",
+         "one SnapDeals partition (e.g. update:StackedDrgUpdate2KiBV1); up to 8 MiB partition 0 of an update of a "
+         "random sector from the seed supplies the witness, larger sizes are blank"},
     };
 }
 
@@ -89,6 +95,8 @@ void check_circuit_spec(std::string_view spec) {
         (void)porep::registered_proof_by_name(p.rest);
     } else if (p.kind == "post") {
         (void)post::registered_post_proof_by_name(p.rest);
+    } else if (p.kind == "update") {
+        (void)update::registered_update_proof_by_name(p.rest);
     } else {
         (void)make_circuit(spec);  // the chains: their constructors only parse the count and derive a seed
     }
@@ -111,6 +119,17 @@ std::unique_ptr<circuit> make_circuit(std::string_view spec) {
         if (proof.nodes > post::MAX_SAMPLE_NODES) return std::make_unique<post::post_partition_circuit>(proof);
         auto c = std::make_unique<post::post_partition_circuit>(
             post::make_sample_post(proof, seed.empty() ? std::string("cuzk") : seed, proof.sector_count).circuit());
+        if (!seed.empty()) c->set_name(std::string(spec));
+        return c;
+    }
+    if (kind == "update") {
+        const update::registered_update_proof& proof = update::registered_update_proof_by_name(rest);
+        if (proof.nodes() > update::MAX_SAMPLE_NODES) return std::make_unique<update::update_partition_circuit>(proof);
+        const update::sample_update s =
+            update::make_sample_update(proof.nodes(), seed.empty() ? std::string("cuzk") : seed);
+        const update::update_commitments pub{s.comm_r_old, s.comm_d_new, s.comm_r_new, s.h};
+        auto c = std::make_unique<update::update_partition_circuit>(
+            proof, update::partition_witness_of(proof.shape(), s.partitions.at(0), 0, pub, "sample update"));
         if (!seed.empty()) c->set_name(std::string(spec));
         return c;
     }
