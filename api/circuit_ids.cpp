@@ -10,6 +10,7 @@
 #include "common/circuits/registry.hpp"
 #include "common/porep/registered_proof.hpp"
 #include "common/post/registered_post_proof.hpp"
+#include "common/update/update_shape.hpp"
 
 namespace cuzk::api {
 
@@ -19,10 +20,12 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 5> porep_ids
     {"porep-2k", "2KiB"}, {"porep-8m", "8MiB"}, {"porep-512m", "512MiB"}, {"porep-32g", "32GiB"}, {"porep-64g", "64GiB"}}};
 
 // Curio's PoSt ids name the 32 GiB sets only (there is no wpost-64g / winning-64g); Window's V1 and V1_1 share one.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 2> post_ids{
-    {{"wpost-32g", "post:StackedDrgWindow32GiBV1_1"}, {"winning-32g", "post:StackedDrgWinning32GiBV1"}}};
-
-constexpr std::array<std::string_view, 2> not_proved_yet{"snap-32g", "snap-64g"};
+// Curio's PoSt and SnapDeals ids (snap-32g, snap-64g: the only sizes its cuzk names).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4> post_ids{
+    {{"wpost-32g", "post:StackedDrgWindow32GiBV1_1"},
+     {"winning-32g", "post:StackedDrgWinning32GiBV1"},
+     {"snap-32g", "update:StackedDrgUpdate32GiBV1"},
+     {"snap-64g", "update:StackedDrgUpdate64GiBV1"}}};
 
 std::string known_ids() {
     std::string out;
@@ -38,12 +41,7 @@ std::string circuit_spec_of(const std::string& id) {
         if (id == name) return fmt::format("porep:StackedDrg{}V1_1", size);
     for (const auto& [name, spec] : post_ids)
         if (id == name) return std::string(spec);
-    for (const auto name : not_proved_yet)
-        if (id == name)
-            throw api_error(grpc::StatusCode::UNIMPLEMENTED,
-                            fmt::format("circuit_id '{}': that proof is not proved by this service yet ({} are)", id,
-                                        known_ids()));
-    // A PoRep or PoSt spec is taken as it is once its registered proof is known.
+    // A PoRep, PoSt or SnapDeals spec is taken as it is once its registered proof is known.
     try {
         if (id.starts_with("porep:")) {
             (void)porep::registered_proof_by_name(id.substr(6));
@@ -51,6 +49,10 @@ std::string circuit_spec_of(const std::string& id) {
         }
         if (id.starts_with("post:")) {
             (void)post::registered_post_proof_by_name(id.substr(5));
+            return id;
+        }
+        if (id.starts_with("update:")) {
+            (void)update::registered_update_proof_by_name(id.substr(7));
             return id;
         }
     } catch (const std::exception& e) {
@@ -76,6 +78,8 @@ std::string circuit_id_of(const std::string& spec) {
             if (spec == fmt::format("porep:StackedDrg{}{}", size, version)) return std::string(name);
     if (spec == "post:StackedDrgWindow32GiBV1" || spec == "post:StackedDrgWindow32GiBV1_1") return "wpost-32g";
     if (spec == "post:StackedDrgWinning32GiBV1") return "winning-32g";
+    if (spec == "update:StackedDrgUpdate32GiBV1") return "snap-32g";
+    if (spec == "update:StackedDrgUpdate64GiBV1") return "snap-64g";
     return spec;
 }
 
@@ -83,6 +87,7 @@ std::string proof_kind_of(const std::string& spec) {
     if (spec.starts_with("porep:")) return "porep-c2";
     if (spec.starts_with("post:StackedDrgWindow")) return "window-post";
     if (spec.starts_with("post:StackedDrgWinning")) return "winning-post";
+    if (spec.starts_with("update:")) return "snap-update";
     return "test-circuit";
 }
 

@@ -10,9 +10,11 @@
 #include "common/util/errors.hpp"
 #include "common/post/challenges.hpp"
 #include "common/post/registered_post_proof.hpp"
+#include "common/update/update_shape.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/request_digest.hpp"
 #include "daemon/test_job_input.hpp"
+#include "daemon/update_job_input.hpp"
 
 namespace cuzk::api {
 
@@ -69,6 +71,50 @@ std::string post_payload(const v1::SubmitProofRequest& r, int kind) {
                             winning ? std::string("exactly 1") : fmt::format("1 to {}", proof->sector_count)));
     const std::vector<std::string_view> proofs(r.vanilla_proofs().begin(), r.vanilla_proofs().end());
     return daemon::encode_post_job_input(*proof, randomness, proofs);
+}
+
+// SNAP_DEALS_UPDATE: registered_proof is the Go abi RegisteredUpdateProof (StackedDrg{2KiB..64GiB}V1 0..4);
+// comm_r_old, comm_d_new, comm_r_new 32 raw bytes each, field elements; exactly the proof's partition count of
+// vanilla proofs (16 at 32 and 64 GiB), partition order; h the sector size's default (Curio sends none, and
+// filecoin-proofs proves with it). Their bytes are decoded and checked natively by assemblerd's input check
+// (daemon/update_job_input.hpp), which names the partition, challenge and byte offset.
+std::string update_payload(const v1::SubmitProofRequest& r) {
+    const update::registered_update_proof* proof = nullptr;
+    try {
+        proof = &update::registered_update_proof_by_id(r.registered_proof());
+    } catch (const input_error& e) {
+        invalid(fmt::format("registered_proof {} is not a RegisteredUpdateProof (0..4: StackedDrg{{2KiB,8MiB,512MiB,"
+                            "32GiB,64GiB}}V1): {}",
+                            r.registered_proof(), e.what()));
+    }
+    if (r.sector_size() != 0 && r.sector_size() != proof->sector_size)
+        invalid(fmt::format("sector_size {} does not match registered_proof {} ({}: {} bytes)", r.sector_size(),
+                            r.registered_proof(), proof->name, proof->sector_size));
+    auto commitment = [&](const std::string& bytes, const char* name) {
+        if (bytes.size() != 32)
+            invalid(fmt::format("{} is {} bytes; a SnapDeals update needs its 32 raw bytes", name, bytes.size()));
+        daemon::bytes32 out{};
+        std::copy(bytes.begin(), bytes.end(), out.begin());
+        ff::fr_t value;
+        if (!ff::fr_t::from_bytes_le(out.data(), value))
+            invalid(fmt::format("{} is not a field element (its 32 bytes, little-endian, are >= r)", name));
+        return out;
+    };
+    const auto comm_r_old = commitment(r.comm_r_old(), "comm_r_old");
+    const auto comm_d_new = commitment(r.comm_d_new(), "comm_d_new");
+    const auto comm_r_new = commitment(r.comm_r_new(), "comm_r_new");
+    if (r.partition_index() != 0)
+        invalid(fmt::format("partition_index {}: a SnapDeals request proves every partition of the update (send 0)",
+                            r.partition_index()));
+    const auto shape = proof->shape();
+    if (static_cast<std::uint64_t>(r.vanilla_proofs_size()) != shape.partition_count)
+        invalid(fmt::format("vanilla_proofs has {} entries; {} takes exactly {} (one bincode PartitionProof per "
+                            "partition, in partition order)",
+                            r.vanilla_proofs_size(), proof->name, shape.partition_count));
+    if (!r.vanilla_proof().empty())
+        invalid("vanilla_proof is set: a SnapDeals request sends its partition proofs in vanilla_proofs");
+    const std::vector<std::string_view> proofs(r.vanilla_proofs().begin(), r.vanilla_proofs().end());
+    return daemon::encode_update_job_input(*proof, shape.h_default(), comm_r_old, comm_d_new, comm_r_new, proofs);
 }
 
 void check_porep(const v1::SubmitProofRequest& r) {
@@ -161,10 +207,9 @@ submission check_submission(const v1::SubmitProofRequest& r) {
             s.kind = kind == v1::WINNING_POST ? ipc::proof_kind::winning_post : ipc::proof_kind::window_post;
             break;
         case v1::SNAP_DEALS_UPDATE:
-            throw api_error(grpc::StatusCode::UNIMPLEMENTED,
-                            fmt::format("proof_kind {} is not proved by this service yet (POREP_SEAL_COMMIT, "
-                                        "WINDOW_POST_PARTITION and WINNING_POST are)",
-                                        kind_name(kind)));
+            s.payload = update_payload(r);
+            s.kind = ipc::proof_kind::snap_update;
+            break;
         case test_circuit_kind:
             try {
                 (void)daemon::parse_test_job_input(r.vanilla_proof(), "vanilla_proof");
@@ -175,8 +220,8 @@ submission check_submission(const v1::SubmitProofRequest& r) {
             s.payload = r.vanilla_proof();
             break;
         default:
-            invalid(fmt::format("proof_kind {} is not one this service takes (1 POREP_SEAL_COMMIT, 3 "
-                                "WINDOW_POST_PARTITION, 4 WINNING_POST; 2 is not proved yet)",
+            invalid(fmt::format("proof_kind {} is not one this service takes (1 POREP_SEAL_COMMIT, 2 "
+                                "SNAP_DEALS_UPDATE, 3 WINDOW_POST_PARTITION, 4 WINNING_POST)",
                                 kind_name(kind)));
     }
     s.priority = internal_priority(r.priority(), static_cast<v1::ProofKind>(kind));

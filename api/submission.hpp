@@ -8,7 +8,10 @@
 //   WINDOW_POST_PARTITION (3), WINNING_POST (4): vanilla_proofs (one bincode FallbackPoStSectorProof per sector,
 //     ascending sector numbers), randomness and the Go abi RegisteredPoStProof, spooled as a PoSt job input
 //     (daemon/post_job_input.hpp); the priority defaults to HIGH and CRITICAL.
-//   SNAP_DEALS_UPDATE (2): UNIMPLEMENTED, naming the kind.
+//   SNAP_DEALS_UPDATE (2): vanilla_proofs (one bincode PartitionProof per partition, partition order: 16 at 32
+//     and 64 GiB), comm_r_old, comm_d_new, comm_r_new (32 raw bytes each) and the Go abi RegisteredUpdateProof
+//     (0..4), spooled as a SnapDeals job input (daemon/update_job_input.hpp) with the size's default h; the
+//     priority defaults to NORMAL.
 //   test_circuit_kind (100, outside Curio's enum, a test facility): vanilla_proof is the test job JSON
 //     {"circuit": "mul:64", "partitions": 2, "seed": 1} (daemon/test_job_input.hpp).
 // Anything else is INVALID_ARGUMENT naming the field.

@@ -54,11 +54,6 @@ void client_requests::on_submit(daemon::routed_request& req, ipc::submit_msg& m)
             }
         }
     }
-    if (m.kind == ipc::proof_kind::snap_update) {
-        throw input_error(fmt::format("proof kind {} is not proved by this service yet (porep-c2, window-post, "
-                                      "winning-post and test-circuit jobs are)",
-                                      ipc::to_string(m.kind)));
-    }
     const auto max_pending = config_.assemblerd.max_pending_jobs;
     const auto pending = jobs_.pending() + checking_.size();
     if (pending >= max_pending) {
@@ -172,7 +167,7 @@ std::string client_requests::status_json(std::optional<uid_t> requester) const {
     auto& completed = j["proofs_completed"] = nlohmann::json::object();
     auto& failed = j["proofs_failed"] = nlohmann::json::object();
     for (const auto kind : {ipc::proof_kind::porep_c2, ipc::proof_kind::window_post, ipc::proof_kind::winning_post,
-                            ipc::proof_kind::test_circuit}) {
+                            ipc::proof_kind::snap_update, ipc::proof_kind::test_circuit}) {
         completed[std::string(ipc::to_string(kind))] = metrics_.completed(kind);
         failed[std::string(ipc::to_string(kind))] = metrics_.failed(kind);
     }

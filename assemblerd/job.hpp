@@ -13,6 +13,7 @@
 #include "daemon/porep_job_input.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/test_job_input.hpp"
+#include "daemon/update_job_input.hpp"
 #include "ipc/messages.hpp"
 
 namespace cuzk::assemblerd {
@@ -52,6 +53,7 @@ struct job {
     daemon::test_job_input test_input;           // kind test_circuit
     std::optional<daemon::porep_job_input> porep;  // kind porep_c2 (public inputs; the C1 is not kept)
     std::optional<daemon::post_job_input> post;    // kinds window_post, winning_post (public inputs only)
+    std::optional<daemon::update_job_input> update;  // kind snap_update (public inputs per partition only)
     std::vector<partition_progress> partitions;
 
     ipc::job_state state = ipc::job_state::queued;
@@ -67,13 +69,17 @@ struct job {
     bool result_unwritten = false;
     std::string write_error;  // the last such failure, for the status
 
-    // The circuit of its partitions, e.g. "porep:StackedDrg2KiBV1_1" or "mul:64" (status, logs, parameters).
+    // The circuit of its partitions, e.g. "porep:StackedDrg2KiBV1_1", "update:StackedDrgUpdate32GiBV1" or
+    // "mul:64" (status, logs, parameters).
     std::string circuit() const {
-        return porep ? porep->circuit() : post ? post->circuit_spec() : test_input.circuit;
+        return porep    ? porep->circuit()
+               : post   ? post->circuit_spec()
+               : update ? update->circuit_spec()
+                        : test_input.circuit;
     }
-    // Its partition count, from its input: 10 for a 32 GiB PoRep, 1 for a PoSt.
+    // Its partition count, from its input: 10 for a 32 GiB PoRep, 1 for a PoSt, 16 for a 32 GiB SnapDeals update.
     std::size_t partition_count() const {
-        return porep ? porep->partitions() : post ? 1 : test_input.partitions;
+        return porep ? porep->partitions() : post ? 1 : update ? update->partitions() : test_input.partitions;
     }
 
     bool terminal() const {

@@ -69,8 +69,10 @@ void proof_verifier::loop() {
 
 // PoRep partitions: the public inputs from the C1's replica_id, seed, comm_d and comm_r, checked with the vk
 // of the registered proof (the published .vk of its sector size, or porep_<name>.vk: daemon/params_files.hpp).
+// SnapDeals partitions: k_and_h_select, comm_r_old, comm_d_new, comm_r_new of each (update/public_inputs.hpp).
 std::vector<std::uint32_t> proof_verifier::verify(const job& j, std::string& vk_name) {
-    const auto shape = j.porep || j.post ? j.circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
+    const auto shape =
+        j.porep || j.post || j.update ? j.circuit() : daemon::circuit_shape(j.test_input.partition_spec(0));
     auto it = pvks_.find(shape);
     if (it != pvks_.end()) {
         // A verifying key replaced since it was read is read again (one stat per job).
@@ -85,9 +87,10 @@ std::vector<std::uint32_t> proof_verifier::verify(const job& j, std::string& vk_
         const auto vk_file = daemon::resolve_params_files(params_dir_, shape).vk;
         const auto identity = daemon::identity_of(vk_file);
         const auto vk = groth16::read_vk(vk_file);
-        const std::uint64_t inputs = j.porep  ? j.porep->proof->public_inputs_per_partition()
-                                     : j.post ? j.post->proof->public_inputs_per_partition()
-                                              : 0;
+        const std::uint64_t inputs = j.porep    ? j.porep->proof->public_inputs_per_partition()
+                                     : j.post   ? j.post->proof->public_inputs_per_partition()
+                                     : j.update ? j.update->public_inputs.at(0).size()
+                                                : 0;
         if (inputs && vk.ic.size() != inputs + 1)
             throw input_error(fmt::format("{}: {} IC points, {} needs {}", vk_file.string(), vk.ic.size(), j.circuit(),
                                           inputs + 1));
@@ -96,9 +99,10 @@ std::vector<std::uint32_t> proof_verifier::verify(const job& j, std::string& vk_
     vk_name = it->second.file.string();
     std::vector<std::uint32_t> invalid;
     for (std::uint32_t p = 0; p < j.partitions.size(); ++p) {
-        const auto inputs = j.porep  ? j.porep->partition_inputs(p)
-                            : j.post ? j.post->public_inputs
-                                     : circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
+        const auto inputs = j.porep    ? j.porep->partition_inputs(p)
+                            : j.post   ? j.post->public_inputs
+                            : j.update ? j.update->public_inputs.at(p)
+                                       : circuits::make_circuit(j.test_input.partition_spec(p))->public_inputs();
         const auto& bytes = *j.partitions[p].proof;
         bool ok = false;
         try {

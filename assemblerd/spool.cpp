@@ -17,6 +17,7 @@
 #include "daemon/porep_public_inputs_file.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/test_job_input.hpp"
+#include "daemon/update_job_input.hpp"
 
 namespace cuzk::assemblerd {
 
@@ -138,6 +139,10 @@ void spool::load_input(job& j, const std::string& source, bool check_circuit) co
         if (winning != (j.kind == ipc::proof_kind::winning_post))
             throw input_error(fmt::format("{}: {} is a {} proof, submitted as a {} job", source, j.post->proof->name,
                                           winning ? "WinningPoSt" : "WindowPoSt", ipc::to_string(j.kind)));
+    } else if (j.kind == ipc::proof_kind::snap_update) {
+        // Decoded and checked natively (openings, challenges, encoding) at submission and after a restart alike;
+        // only the public inputs of each partition are kept, for the verification.
+        j.update = daemon::read_update_job_input(path, source, false);
     } else {
         try {
             j.test_input = daemon::read_test_job_input(path);

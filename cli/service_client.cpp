@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -15,10 +16,12 @@
 #include "cli/hex_arg.hpp"
 #include "cli/progress_lines.hpp"
 #include "common/post/registered_post_proof.hpp"
+#include "common/update/update_shape.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/request_digest.hpp"
 #include "daemon/service_client.hpp"
 #include "daemon/test_job_input.hpp"
+#include "daemon/update_job_input.hpp"
 #include "ipc/endpoints.hpp"
 
 namespace cuzk::cli {
@@ -68,10 +71,18 @@ void job_request::add_to(CLI::App& cmd) {
     cmd.add_option("--circuit", circuit, "built-in test circuit proved in partitions, e.g. mul:256 or sha256:1");
     cmd.add_option("--post", post, "a WindowPoSt or WinningPoSt job of this registered PoSt proof, e.g. "
                                    "StackedDrgWindow32GiBV1_1 (with --vanilla and --randomness)");
+    cmd.add_option("--update", update, "a SnapDeals job of this registered update proof, e.g. "
+                                       "StackedDrgUpdate32GiBV1 (with --vanilla, --comm-r-old, --comm-d-new and "
+                                       "--comm-r-new)");
     cmd.add_option("--vanilla", vanilla, "with --post: one bincode FallbackPoStSectorProof file per sector, in "
-                                         "ascending sector number")
+                                         "ascending sector number; with --update: one bincode PartitionProof file "
+                                         "per partition, in partition order")
         ->expected(1, -1);
     cmd.add_option("--randomness", randomness, "with --post: the 32-byte randomness, hex");
+    cmd.add_option("--comm-r-old", comm_r_old, "with --update: the sector key's comm_r, 32 bytes hex as stored");
+    cmd.add_option("--comm-d-new", comm_d_new, "with --update: the new data's comm_d, 32 bytes hex as stored");
+    cmd.add_option("--comm-r-new", comm_r_new, "with --update: the updated replica's comm_r, 32 bytes hex as stored");
+    cmd.add_option("--h", h, "with --update: the update's h (default the sector size's, as filecoin-proofs)");
     cmd.add_option("--partitions", partitions, "partitions of a test-circuit job")->check(CLI::Range(1u, daemon::max_test_partitions));
     cmd.add_option("--seed", seed, "seed of partition 0 (partition p uses seed + p)");
     cmd.add_option("--priority", priority, "higher first (0, the default: NORMAL; a PoSt job then takes its kind's: "
@@ -80,10 +91,18 @@ void job_request::add_to(CLI::App& cmd) {
 }
 
 std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
-    if (int(!r.c1_path.empty()) + int(!r.circuit.empty()) + int(!r.post.empty()) != 1)
+    if (int(!r.c1_path.empty()) + int(!r.circuit.empty()) + int(!r.post.empty()) + int(!r.update.empty()) != 1)
         throw input_error("give exactly one of --c1 FILE (a PoRep C1 output), --post NAME (a PoSt job, with --vanilla "
-                          "and --randomness) or --circuit NAME (a test circuit)");
-    if (r.post.empty() && !r.vanilla.empty()) throw input_error("--vanilla needs --post NAME");
+                          "and --randomness), --update NAME (a SnapDeals job, with --vanilla and the three "
+                          "commitments) or --circuit NAME (a test circuit)");
+    if (r.post.empty() && r.update.empty() && !r.vanilla.empty())
+        throw input_error("--vanilla needs --post NAME or --update NAME");
+    if (r.update.empty()) {
+        for (const auto& [flag, value] : {std::pair{"--comm-r-old", &r.comm_r_old},
+                                          std::pair{"--comm-d-new", &r.comm_d_new},
+                                          std::pair{"--comm-r-new", &r.comm_r_new}, std::pair{"--h", &r.h}})
+            if (!value->empty()) throw input_error(fmt::format("{} needs --update NAME", flag));
+    }
     ipc::submit_msg m;
     m.client_request_id = r.request_id;
     m.priority = r.priority;
@@ -105,6 +124,38 @@ std::uint64_t submit_job(const daemon::config& c, const job_request& r) {
         const bool winning = proof.kind == post::post_kind::winning;
         m.kind = winning ? ipc::proof_kind::winning_post : ipc::proof_kind::window_post;
         if (m.priority == 0) m.priority = winning ? 200 : 100;
+    } else if (!r.update.empty()) {
+        const auto& proof = update::registered_update_proof_by_name(r.update);
+        const auto shape = proof.shape();
+        if (r.vanilla.size() != shape.partition_count)
+            throw input_error(fmt::format("--vanilla: {} files; {} takes exactly {} (one PartitionProof per partition, "
+                                          "in partition order)",
+                                          r.vanilla.size(), proof.name, shape.partition_count));
+        for (const auto& [flag, value] : {std::pair{"--comm-r-old", &r.comm_r_old},
+                                          std::pair{"--comm-d-new", &r.comm_d_new},
+                                          std::pair{"--comm-r-new", &r.comm_r_new}})
+            if (value->empty()) throw input_error(fmt::format("--update needs {} HEX", flag));
+        const auto comm_r_old = parse_hex32("--comm-r-old", r.comm_r_old);
+        const auto comm_d_new = parse_hex32("--comm-d-new", r.comm_d_new);
+        const auto comm_r_new = parse_hex32("--comm-r-new", r.comm_r_new);
+        unsigned h = shape.h_default();
+        if (!r.h.empty()) {
+            const auto [end, ec] = std::from_chars(r.h.data(), r.h.data() + r.h.size(), h);
+            if (ec != std::errc() || end != r.h.data() + r.h.size())
+                throw input_error(fmt::format("--h: '{}' is not a decimal number", r.h));
+        }
+        std::vector<std::string> proofs;
+        for (const auto& f : r.vanilla) {
+            const auto bytes = read_file_bytes(f, "vanilla proof");
+            proofs.emplace_back(bytes.begin(), bytes.end());
+        }
+        try {
+            payload = daemon::encode_update_job_input(proof, h, comm_r_old, comm_d_new, comm_r_new,
+                                                      std::vector<std::string_view>(proofs.begin(), proofs.end()));
+        } catch (const input_error& e) {  // "comm_d_new is not a field element", "h 3 is not one ... allows"
+            throw input_error(fmt::format("--update {}: {}", proof.name, e.what()));
+        }
+        m.kind = ipc::proof_kind::snap_update;
     } else if (!r.c1_path.empty()) {
         m.kind = ipc::proof_kind::porep_c2;
         m.c1_path = std::filesystem::absolute(r.c1_path).string();  // quoted in the service's errors, never opened

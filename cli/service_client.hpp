@@ -39,8 +39,11 @@ struct job_request {
     std::string c1_path;          // a C1 file (proof kind porep-c2), or empty
     std::string circuit;          // a test circuit, or empty
     std::string post;             // a registered PoSt proof (window-post / winning-post job), or empty
-    std::vector<std::string> vanilla;  // its vanilla proof files, ascending sector numbers
-    std::string randomness;            // its randomness, 64 hex digits
+    std::string update;           // a registered update proof (snap-update job), or empty
+    std::vector<std::string> vanilla;  // PoSt: one file per sector, ascending sector numbers; update: per partition
+    std::string randomness;            // PoSt: its randomness, 64 hex digits
+    std::string comm_r_old, comm_d_new, comm_r_new;  // update: 64 hex digits each, the 32 bytes as stored
+    std::string h;                                   // update: its h (empty: the sector size's default)
     std::uint32_t partitions = 1;
     std::uint64_t seed = 1;
     std::int32_t priority = 0;

@@ -11,6 +11,8 @@
 #include "common/porep/registered_proof.hpp"
 #include "common/post/official_params.hpp"
 #include "common/post/registered_post_proof.hpp"
+#include "common/update/official_params.hpp"
+#include "common/update/update_shape.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::daemon {
@@ -19,6 +21,7 @@ namespace {
 
 constexpr std::string_view porep_prefix = "porep:";
 constexpr std::string_view post_prefix = "post:";
+constexpr std::string_view update_prefix = "update:";
 
 // rust-fil-proofs names a circuit's parameters v28-<identifier's kind>-sha256_hasher-<sha256 of the identifier>;
 // the identifier of a PoRep circuit holds the sector size and the tree shape, not porep_id (parameters.json at
@@ -50,6 +53,10 @@ bool any_exists(const params_files& f) {
 
 std::string circuit_shape(const std::string& spec) { return spec.substr(0, spec.find('@')); }
 
+bool has_published_params(const std::string& spec) {
+    return spec.starts_with(porep_prefix) || spec.starts_with(post_prefix) || spec.starts_with(update_prefix);
+}
+
 std::filesystem::path params_path(const std::filesystem::path& dir, const std::string& spec) {
     return dir / (stem(spec) + ".params");
 }
@@ -64,6 +71,12 @@ params_files official_params_files(const std::filesystem::path& dir, const std::
         const auto* proof = post::find_registered_post_proof(name);
         if (!proof) (void)post::registered_post_proof_by_name(name);  // throws input_error naming the valid ones
         const auto stem = post::official_params_stem(*proof);
+        return {dir / (stem + ".params"), dir / (stem + ".vk")};
+    }
+    if (shape.starts_with(update_prefix)) {
+        const auto& proof =
+            update::registered_update_proof_by_name(std::string_view(shape).substr(update_prefix.size()));
+        const auto stem = update::official_params_stem(proof.shape());
         return {dir / (stem + ".params"), dir / (stem + ".vk")};
     }
     if (!shape.starts_with(porep_prefix)) return {};
@@ -81,11 +94,11 @@ params_files official_params_files(const std::filesystem::path& dir, const std::
 params_files resolve_params_files(const std::filesystem::path& dir, const std::string& spec) {
     const params_files test{params_path(dir, spec), vk_path(dir, spec)};
     const auto shape = circuit_shape(spec);
-    if (!shape.starts_with(porep_prefix) && !shape.starts_with(post_prefix)) return test;
+    if (!has_published_params(shape)) return test;
     const auto official = official_params_files(dir, shape);
     if (any_exists(official)) return official;
     if (any_exists(test)) return test;
-    // PoRep and PoSt parameters are never made here (minutes and gigabytes for the real sizes, and a production
+    // PoRep, PoSt and SnapDeals parameters are never made here (minutes and gigabytes for the real sizes, and a production
     // service must prove with the published ones).
     throw input_error(fmt::format(
         "no parameters for {}: neither {} (the published file, with its .vk: fetch it as Curio does, or point "

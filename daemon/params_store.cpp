@@ -1,4 +1,5 @@
 #include "daemon/params_store.hpp"
+#include "daemon/params_files.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -82,8 +83,8 @@ void check_fit(const r1cs::r1cs_matrices& m, const groth16::parameters& p, const
         refuse("B query length", bits_set(m.b_input_density) + bits_set(m.b_aux_density), p.b_g1.size());
 }
 
-// The shapes published parameters exist for (PoRep, PoSt), which synthetic parameters may stand in for.
-bool has_official_files(const std::string& shape) { return shape.starts_with("porep:") || shape.starts_with("post:"); }
+// The shapes published parameters exist for (PoRep, PoSt, SnapDeals), which synthetic parameters may stand in for.
+bool has_official_files(const std::string& shape) { return has_published_params(shape); }
 
 }  // namespace
 
@@ -136,7 +137,7 @@ std::shared_ptr<const groth16::parameters> params_store::load(const std::string&
         return params;
     };
     if (std::filesystem::exists(files.params)) return read();
-    if (shape.starts_with("porep:") || shape.starts_with("post:"))  // resolve_params_files found the .vk only
+    if (has_published_params(shape))  // resolve_params_files found the .vk only
         throw input_error(fmt::format("no parameters for {}: {} exists but {} does not", shape, files.vk.string(),
                                       files.params.string()));
     std::unique_ptr<circuits::circuit> circuit;

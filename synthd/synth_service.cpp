@@ -30,6 +30,7 @@
 #include "daemon/service_pulse.hpp"
 #include "daemon/shutdown_signal.hpp"
 #include "daemon/test_job_input.hpp"
+#include "daemon/update_job_input.hpp"
 #include "ipc/endpoints.hpp"
 #include "ipc/shm_segment.hpp"
 #include "synthd/witness_floors.hpp"
@@ -122,6 +123,8 @@ public:
                                                              item.porep->partition_witness(item.partition),
                                                              item.porep->partition_inputs(item.partition));
                 circuit.synthesize(pa);
+            } else if (item.update) {
+                item.update->circuits->at(item.partition).synthesize(pa);
             } else if (item.post) {
                 // Sector slots in parallel on synthd's threads: a 32 GiB WindowPoSt partition (2,349 slots) is
                 // not left to one thread while its deadline runs.
@@ -236,19 +239,33 @@ public:
         return in;
     }
 
+    // A SnapDeals job's vanilla proofs, decoded once per job like a PoRep C1 (its partitions come in several JOB
+    // messages), every partition's circuit built; not verified again: assemblerd checked them natively at
+    // submission, and the spool is the service's.
+    std::shared_ptr<const daemon::update_job_input> update_input(const ipc::job_msg& m) {
+        if (auto it = update_cache_.find(m.job_id); it != update_cache_.end()) return it->second;
+        auto in = std::make_shared<const daemon::update_job_input>(
+            daemon::read_update_job_input(m.spool_path, m.spool_path, true, false));
+        update_cache_[m.job_id] = in;
+        while (update_cache_.size() > update_cache_jobs) update_cache_.erase(update_cache_.begin());
+        return in;
+    }
+
     // A JOB: read its input once, queue the listed partitions (all when the list is empty).
     void on_job(daemon::request_router& router, daemon::routed_request& req, const ipc::job_msg& m) {
         const bool post_kind = m.kind == ipc::proof_kind::window_post || m.kind == ipc::proof_kind::winning_post;
-        if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2 && !post_kind) {
+        if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2 && !post_kind &&
+            m.kind != ipc::proof_kind::snap_update) {
             router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job,
                                fmt::format("job {}: proof kind {} is not supported by this synthd (porep-c2, "
-                                           "window-post, winning-post and test-circuit only)",
+                                           "window-post, winning-post, snap-update and test-circuit only)",
                                            m.job_id, ipc::to_string(m.kind)));
             return;
         }
         daemon::test_job_input input;
         std::shared_ptr<const daemon::porep_job_input> porep;
         std::shared_ptr<const daemon::post_job_input> post;
+        std::shared_ptr<const daemon::update_job_input> update;
         try {
             if (m.kind == ipc::proof_kind::porep_c2) {
                 porep = porep_input(m);
@@ -261,6 +278,10 @@ public:
                     daemon::read_post_job_input(m.spool_path, m.spool_path, true, false));
                 input.circuit = post->circuit_spec();
                 input.partitions = 1;
+            } else if (m.kind == ipc::proof_kind::snap_update) {
+                update = update_input(m);
+                input.circuit = update->circuit_spec();
+                input.partitions = update->partitions();
             } else {
                 input = daemon::read_test_job_input(m.spool_path);
             }
@@ -303,8 +324,8 @@ public:
                 ++found;
                 continue;
             }
-            auto spec = porep || post ? input.circuit : input.partition_spec(p);
-            queued += queue_.push({m.job_id, p, m.priority, std::move(spec), porep, post}) ? 1 : 0;
+            auto spec = porep || post || update ? input.circuit : input.partition_spec(p);
+            queued += queue_.push({m.job_id, p, m.priority, std::move(spec), porep, post, update}) ? 1 : 0;
         }
         if (found)
             spdlog::info("job {}: {} of its partitions are in the ring already (READY or PROVING): not synthesized again",
@@ -328,6 +349,7 @@ public:
             cancelled_.insert(m.job_id);
         }
         porep_cache_.erase(m.job_id);
+        update_cache_.erase(m.job_id);
         const auto dropped = queue_.drop_job(m.job_id);
         // Freed here as well as by gpud: a cancel frees the ring while no gpud runs.
         const auto freed = writer_.discard_ready(m.job_id);
@@ -405,6 +427,8 @@ private:
     std::set<std::uint64_t> cancelled_;
     static constexpr std::size_t porep_cache_jobs = 4;
     std::map<std::uint64_t, std::shared_ptr<const daemon::porep_job_input>> porep_cache_;  // main thread only
+    static constexpr std::size_t update_cache_jobs = 4;
+    std::map<std::uint64_t, std::shared_ptr<const daemon::update_job_input>> update_cache_;  // main thread only
 };
 
 }  // namespace

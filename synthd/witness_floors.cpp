@@ -11,6 +11,8 @@
 #include "common/porep/registered_proof.hpp"
 #include "common/post/post_circuit.hpp"
 #include "common/post/registered_post_proof.hpp"
+#include "common/update/update_circuit.hpp"
+#include "common/update/update_shape.hpp"
 #include "daemon/params_files.hpp"
 #include "daemon/partition_witness.hpp"
 
@@ -18,13 +20,16 @@ namespace cuzk::synthd {
 
 namespace {
 
-// The blank circuit of a shape: PoRep and PoSt built from their registered proof alone (make_circuit would seal a
-// sample sector for the small sizes), the test circuits as make_circuit builds them.
+// The blank circuit of a shape: PoRep, PoSt and SnapDeals built from their registered proof alone (make_circuit
+// would seal a sample sector or update for the small sizes), the test circuits as make_circuit builds them.
 std::unique_ptr<circuits::circuit> blank_circuit(const std::string& shape) {
     if (shape.starts_with("porep:"))
         return std::make_unique<porep::porep_partition_circuit>(porep::registered_proof_by_name(shape.substr(6)));
     if (shape.starts_with("post:"))
         return std::make_unique<post::post_partition_circuit>(post::registered_post_proof_by_name(shape.substr(5)));
+    if (shape.starts_with("update:"))
+        return std::make_unique<update::update_partition_circuit>(
+            update::registered_update_proof_by_name(shape.substr(7)));
     return circuits::make_circuit(shape);
 }
 

@@ -18,6 +18,7 @@
 
 #include "daemon/porep_job_input.hpp"
 #include "daemon/post_job_input.hpp"
+#include "daemon/update_job_input.hpp"
 
 namespace cuzk::synthd {
 
@@ -30,6 +31,9 @@ struct work_item {
     std::shared_ptr<const daemon::porep_job_input> porep;
     // PoSt jobs: the decoded, verified vanilla proofs as the partition's circuit (null otherwise).
     std::shared_ptr<const daemon::post_job_input> post;
+    // SnapDeals jobs: every partition's circuit from the decoded vanilla proofs, shared by the job's partitions
+    // (null otherwise).
+    std::shared_ptr<const daemon::update_job_input> update;
 };
 
 class work_queue {

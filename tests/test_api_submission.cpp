@@ -114,14 +114,15 @@ TEST_F(ApiSubmission, APayloadThatDoesNotParseNamesVanillaProof) {
     EXPECT_NE(text.find("Phase1Out"), std::string::npos) << text;
 }
 
-TEST(ApiSubmissionKinds, KindsNotProvedYetAreUnimplementedAndUnknownOnesInvalid) {
-    for (const int kind : {2}) {
+TEST(ApiSubmissionKinds, SnapDealsNeedsItsCommitmentsAndUnknownKindsAreInvalid) {
+    {
+        // SNAP_DEALS_UPDATE (2) is proved: a request without its commitments is refused naming the first.
         v1::SubmitProofRequest r;
-        r.set_proof_kind(static_cast<v1::ProofKind>(kind));
+        r.set_proof_kind(static_cast<v1::ProofKind>(2));
         r.add_vanilla_proofs("x");
         auto [code, text] = outcome([&] { api::check_submission(r); });
-        EXPECT_EQ(code, grpc::StatusCode::UNIMPLEMENTED) << kind;
-        EXPECT_NE(text.find(v1::ProofKind_Name(static_cast<v1::ProofKind>(kind))), std::string::npos) << text;
+        EXPECT_EQ(code, grpc::StatusCode::INVALID_ARGUMENT);
+        EXPECT_NE(text.find("comm_r_old"), std::string::npos) << text;
     }
     for (const int kind : {0, 5, 99}) {
         v1::SubmitProofRequest r;
@@ -250,7 +251,8 @@ TEST(ApiCircuitIds, CuriosIdsAndCircuitSpecs) {
     EXPECT_EQ(api::circuit_id_of("post:StackedDrgWinning32GiBV1"), "winning-32g");
     EXPECT_EQ(api::proof_kind_of("post:StackedDrgWinning2KiBV1"), "winning-post");
     EXPECT_EQ(api::proof_kind_of("post:StackedDrgWindow2KiBV1_1"), "window-post");
-    EXPECT_EQ(outcome([] { api::circuit_spec_of("snap-32g"); }).first, grpc::StatusCode::UNIMPLEMENTED);
+    EXPECT_EQ(api::circuit_spec_of("snap-32g"), "update:StackedDrgUpdate32GiBV1");
+    EXPECT_EQ(api::circuit_spec_of("snap-64g"), "update:StackedDrgUpdate64GiBV1");
     EXPECT_EQ(outcome([] { api::circuit_spec_of("no-such-circuit"); }).first, grpc::StatusCode::INVALID_ARGUMENT);
     EXPECT_EQ(outcome([] { api::circuit_spec_of("porep:StackedDrg3KiBV1"); }).first, grpc::StatusCode::INVALID_ARGUMENT);
 }

@@ -53,7 +53,8 @@ func (s *session) invalidRequests(p porepSector) {
 			SectorSize: sectorSize2KiB, RegisteredProof: registered, Priority: pb.Priority_NORMAL,
 			VanillaProofs: [][]byte{{1, 2, 3, 4}}, SectorNumber: p.sectorID, MinerId: p.minerID, Randomness: randomness}
 	}
-	refused("SNAP_DEALS_UPDATE", post(pb.ProofKind_SNAP_DEALS_UPDATE, 0), codes.Unimplemented, "")
+	refused("SNAP_DEALS_UPDATE without its commitments", post(pb.ProofKind_SNAP_DEALS_UPDATE, 0),
+		codes.InvalidArgument, "comm_r_old")
 	// PoSt: RegisteredPoStProof 0 is Winning 2 KiB, 10 Window 2 KiB V1_1; four bytes are no vanilla proof.
 	refused("WINDOW_POST_PARTITION of a Winning proof", post(pb.ProofKind_WINDOW_POST_PARTITION, 0),
 		codes.InvalidArgument, "registered_proof")
