@@ -45,8 +45,9 @@ void add_bench_command(CLI::App& app, action& run) {
     cmd->add_option("-j,--concurrency", opt->concurrency, "jobs in flight")->check(CLI::Range(1u, 1024u))->capture_default_str();
     cmd->callback([opt, &run] {
         run = [opt] {
-            // Without --c1 or --post, a test circuit job (mul:4096 unless --circuit names another).
-            if (opt->job.c1_path.empty() && opt->job.post.empty() && opt->job.circuit.empty())
+            // Without --c1, --post or --update, a test circuit job (mul:4096 unless --circuit names another).
+            if (opt->job.c1_path.empty() && opt->job.post.empty() && opt->job.update.empty() &&
+                opt->job.circuit.empty())
                 opt->job.circuit = "mul:4096";
             const auto c = opt->service.load();
             std::atomic<unsigned> next{0};
@@ -81,9 +82,10 @@ void add_bench_command(CLI::App& app, action& run) {
             for (const auto& f : failures) std::fprintf(stderr, "cuzk bench: %s\n", f.c_str());
             if (latencies.empty()) return exit_negative;
             const double n = static_cast<double>(latencies.size());
-            // A test circuit's partitions are the option's; a C1's or a PoSt's come from the input.
-            const std::string what = !opt->job.c1_path.empty() ? opt->job.c1_path
+            // A test circuit's partitions are the option's; a C1's, a PoSt's or an update's come from the input.
+            const std::string what = !opt->job.c1_path.empty()  ? opt->job.c1_path
                                      : !opt->job.post.empty()   ? "post:" + opt->job.post
+                                     : !opt->job.update.empty() ? "update:" + opt->job.update
                                                                 : fmt::format("{} x {} partitions", opt->job.circuit,
                                                                               opt->job.partitions);
             std::printf("cuzk bench: %zu jobs of %s, concurrency %u, wall %.2f s\n", latencies.size(), what.c_str(),
