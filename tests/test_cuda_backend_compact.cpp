@@ -432,44 +432,77 @@ TEST(CudaBackendCompact, PreloadMakesTheSetAndItsMatricesResident) {
     EXPECT_EQ(be.resident_sets(), 1u);
 }
 
-// An allocation the device refuses in the middle of a partition's kernels (the plan was made with more memory
-// free: here a ballast takes it after PreloadSRS) is planned around: the backend frees its MSM scratch, plans
-// again with less and proves the partition again at once, equal to the CPU backend's. The ballast leaves the run
-// what it took on an idle backend less half of its MSM scratch, so a run with every window in one pass cannot
-// fit and one in passes can.
-TEST(CudaBackendCompact, AnAllocationRefusedForWantOfMemoryIsPlannedAroundAndProvesAgain) {
+// Less device memory at a partition's kernels than when the plan was made (a ballast takes it after
+// PreloadSRS): the ballast leaves the run what it took on an idle backend less half of its MSM scratch, so a run
+// with every window in one pass cannot fit and one in passes can.
+struct ballast_case {
+    size_t idle_scratch = 0;  // the MSM scratch of the run on an idle backend
+    size_t run_takes = 0;     // what that run allocated beyond PreloadSRS
+};
+
+// Proves once on a fresh idle backend (after preload) to learn what the run takes.
+template <class Prove>
+ballast_case measure_idle_run(const Prove& prove, bool compact, const circuit_case& k) {
+    gpud::cuda_backend idle(0, true, 0);
+    idle.preload(k.setup.params, compact ? &k.r1cs->m : nullptr);
+    const size_t before = cuda::free_device_memory(0);
+    prove(idle);
+    ballast_case c;
+    c.run_takes = before - std::min(before, cuda::free_device_memory(0));
+    c.idle_scratch = counters_of(idle)["msm_scratch_bytes"];
+    EXPECT_EQ(counters_of(idle)["out_of_memory_replans"], 0u);
+    return c;
+}
+
+struct device_ballast {
+    void* p = nullptr;
+    explicit device_ballast(size_t bytes) {
+        if (cudaMalloc(&p, bytes) != cudaSuccess) p = nullptr;
+    }
+    ~device_ballast() {
+        if (p) cudaFree(p);
+    }
+};
+
+// A compact partition: its witness's buffers grow past what PreloadSRS reserved, so the scratch is planned again
+// before the kernels, with the ballast in place: the run takes windows in passes and proves as the CPU does.
+TEST(CudaBackendCompact, LessMemoryThanAtPreloadIsPlannedAgainBeforeTheKernels) {
     SKIP_WITHOUT_GPU();
     const circuit_case& k = case_for("mul:200000");
     const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
     gpud::cpu_backend cpu;
     const auto want = prove_compact(cpu, w, k.setup.params, 21);
-    size_t free_after_run = 0, scratch = 0;
-    {
-        gpud::cuda_backend idle(0, true, 0);
-        idle.preload(k.setup.params, &k.r1cs->m);
-        ASSERT_EQ(prove_compact(idle, w, k.setup.params, 21), want);
-        free_after_run = cuda::free_device_memory(0);
-        scratch = counters_of(idle)["msm_scratch_bytes"];
-        EXPECT_EQ(counters_of(idle)["out_of_memory_replans"], 0u);
-    }
-    ASSERT_GT(scratch, size_t(16) << 20) << "too little MSM scratch to take half of it away measurably";
+    const ballast_case c = measure_idle_run(
+        [&](gpud::cuda_backend& be) { EXPECT_EQ(prove_compact(be, w, k.setup.params, 21), want); }, true, k);
+    ASSERT_GT(c.idle_scratch, size_t(16) << 20) << "too little MSM scratch to take half of it away measurably";
     gpud::cuda_backend be(0, true, 0);
     be.preload(k.setup.params, &k.r1cs->m);
-    const size_t free_before_run = cuda::free_device_memory(0);
-    ASSERT_GT(free_before_run, free_after_run);
-    const size_t run_takes = free_before_run - free_after_run;  // the scratch, the NTT slots, the witness's growth
-    const size_t leave = run_takes - scratch / 2;
-    void* ballast = nullptr;
-    ASSERT_EQ(cudaMalloc(&ballast, free_before_run - leave), cudaSuccess);
-    std::array<uint8_t, PROOF_BYTES> got{};
-    try {
-        got = prove_compact(be, w, k.setup.params, 21);
-    } catch (...) {
-        cudaFree(ballast);
-        throw;
-    }
-    cudaFree(ballast);
-    EXPECT_EQ(got, want);
-    EXPECT_GE(counters_of(be)["out_of_memory_replans"], 1u) << "the run fit: the ballast left too much";
-    EXPECT_LT(counters_of(be)["msm_scratch_bytes"], scratch) << "windows in passes take less scratch";
+    const size_t free_now = cuda::free_device_memory(0);
+    device_ballast ballast(free_now - (c.run_takes - c.idle_scratch / 2));
+    ASSERT_NE(ballast.p, nullptr);
+    EXPECT_EQ(prove_compact(be, w, k.setup.params, 21), want);
+    EXPECT_LT(counters_of(be)["msm_scratch_bytes"], c.idle_scratch) << "windows in passes take less scratch";
+}
+
+// A full-witness partition (no witness buffers to grow: the stale plan reaches the kernels): an allocation is
+// refused, the partition fails retryable (a device_error, as gpud reports it), and the retry, under the plan
+// made again with the refused size kept out, proves as the CPU does.
+TEST(CudaBackendCompact, AnAllocationRefusedForWantOfMemoryIsPlannedAroundOnTheRetry) {
+    SKIP_WITHOUT_GPU();
+    const circuit_case& k = case_for("mul:200000");
+    const witness_view w = view_of(k.r1cs->pa);
+    gpud::cpu_backend cpu;
+    const auto want = prove_full(cpu, w, k.setup.params, 22);
+    const ballast_case c = measure_idle_run(
+        [&](gpud::cuda_backend& be) { EXPECT_EQ(prove_full(be, w, k.setup.params, 22), want); }, false, k);
+    ASSERT_GT(c.idle_scratch, size_t(16) << 20) << "too little MSM scratch to take half of it away measurably";
+    gpud::cuda_backend be(0, true, 0);
+    be.preload(k.setup.params, nullptr);
+    const size_t free_now = cuda::free_device_memory(0);
+    device_ballast ballast(free_now - (c.run_takes - c.idle_scratch / 2));
+    ASSERT_NE(ballast.p, nullptr);
+    EXPECT_THROW(prove_full(be, w, k.setup.params, 22), gpud::device_error) << "the stale plan fit after all";
+    EXPECT_EQ(counters_of(be)["out_of_memory_replans"], 1u);
+    EXPECT_EQ(prove_full(be, w, k.setup.params, 22), want);
+    EXPECT_LT(counters_of(be)["msm_scratch_bytes"], c.idle_scratch) << "windows in passes take less scratch";
 }
