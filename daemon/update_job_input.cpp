@@ -10,6 +10,7 @@
 #include "common/update/vanilla_bincode.hpp"
 #include "common/update/vanilla_shape.hpp"
 #include "common/util/errors.hpp"
+#include "daemon/job_file_fields.hpp"
 
 namespace cuzk::daemon {
 
@@ -18,32 +19,6 @@ namespace {
 constexpr char magic[] = "cuzk-update-job 1\n";
 constexpr std::size_t magic_bytes = sizeof magic - 1;
 
-void put_u64(std::string& out, std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-// Bounds-checked reads; errors name the field and its byte offset.
-struct reader {
-    std::span<const std::uint8_t> bytes;
-    const std::string& source;
-    std::size_t at = 0;
-
-    [[noreturn]] void fail(const std::string& what) const {
-        throw input_error(fmt::format("{}: {} at byte {} (of {})", source, what, at, bytes.size()));
-    }
-    std::span<const std::uint8_t> take(std::size_t n, const char* what) {
-        if (bytes.size() - at < n) fail(fmt::format("{} ({} bytes) cut short", what, n));
-        auto out = bytes.subspan(at, n);
-        at += n;
-        return out;
-    }
-    std::uint64_t u64(const char* what) {
-        const auto b = take(8, what);
-        std::uint64_t v = 0;
-        for (int i = 7; i >= 0; --i) v = (v << 8) | b[i];
-        return v;
-    }
-};
 
 // |name|'s 32 bytes as a field element (as_safe_commitment: a value >= r is refused, not reduced).
 ff::fr_t commitment(const std::uint8_t* bytes, std::string_view name) {
@@ -102,7 +77,7 @@ std::string encode_update_job_input(const update::registered_update_proof& proof
 
 update_job_input parse_update_job_input(std::span<const std::uint8_t> bytes, const std::string& source,
                                         bool keep_circuits, bool verify) {
-    reader r{bytes, source};
+    job_file_reader r{bytes, source};
     const auto head = r.take(magic_bytes, "the header");
     if (std::memcmp(head.data(), magic, magic_bytes) != 0) {
         r.at = 0;
