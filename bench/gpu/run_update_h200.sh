@@ -29,7 +29,7 @@
 #
 # Environment:
 #   BACKEND=cuda  SECTOR_SIZE=32GiB  GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - 2)  UPDATE_JOBS=3  ALONE_JOBS=1
-#   RING_SLOTS=8  SLOT_BYTES=(256 MiB from 512 MiB sectors: a 32 GiB partition's compact witness is ~56 MB;
+#   RING_SLOTS=8  SLOT_BYTES=(256 MiB from 512 MiB sectors: a 32 GiB partition's compact witness was ~56 MB on the dev machine, by hand;
 #   64 MiB below)  PARAMS_DIR=<repo>/.gpu-porep-params  TIME_BUDGET=570  SEAL_TIMEOUT=120  UP_TIMEOUT=90
 #   WARMUP_TIMEOUT=360  JOB_TIMEOUT=300  DOWN_TIMEOUT=40  SAMPLE_S=2  TIMELINE_WARMUP_JOBS=(1 + ALONE_JOBS)
 #   FORCE_LOADER=0  KEEP=0 (keep the temp dir)  RING_IN_TMP=0
