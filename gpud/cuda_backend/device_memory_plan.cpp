@@ -79,6 +79,7 @@ void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool r
     r.g1->set_scratch_limit(plan.g1_limit);
     if (r.g2) r.g2->set_scratch_limit(plan.g2_limit);
     r.scratch_planned = true;
+    r.witness_bytes_planned = compact_witness_ ? compact_witness_->device_bytes() : 0;
     if (plan.fits)
         spdlog::info("GPU {}: {}", gpu_, plan.summary());
     else

@@ -30,6 +30,7 @@ struct cuda_backend::resident_params {
     };
     query h, l, a, b_g1, b_g2;
     bool scratch_planned = false;  // plan_device_memory applied (before the first kernels on these points)
+    size_t witness_bytes_planned = 0;  // the compact witness's device buffers when the plan was made
     // The serial of the work whose B_G2 scalars the G2 context holds, copied there under an earlier
     // partition's kernels (b_g2_prestage.hpp), or 0 (none, or not known to be anyone's).
     uint64_t g2_scalars_of = 0;
