@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/bincode/merkle_proof_bincode.hpp"
 #include "common/post/vanilla_proof.hpp"
 
 namespace cuzk::post {
@@ -23,6 +24,7 @@ struct vanilla_shape {
     unsigned top_arity = 0;    // 0: no top level (a top level needs a sub level)
     unsigned challenges = 0;   // inclusion proofs per sector
 
+    bincode::merkle_shape tree_r() const;
     c1::merkle_proof_kind kind() const;
     // bincode sizes: one inclusion proof (MerkleProof), one sector (FallbackPoStSectorProof)
     uint64_t inclusion_proof_bytes() const;

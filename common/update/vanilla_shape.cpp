@@ -5,7 +5,7 @@
 #include <bit>
 #include <string>
 
-#include "common/ff/bls12_381.hpp"
+#include "common/bincode/merkle_proof_check.hpp"
 #include "common/update/update_shape.hpp"
 #include "common/util/errors.hpp"
 
@@ -29,11 +29,11 @@ public:
         for (size_t c = 0; c < p.challenge_proofs.size(); ++c) {
             const challenge_proof& cp = p.challenge_proofs[c];
             where_ = fmt::format("{}, challenge {}, proof_r_old", partition_where, c);
-            opening(cp.proof_r_old, shape_.tree_r);
+            opening(cp.proof_r_old, shape_.tree_r, "tree R");
             where_ = fmt::format("{}, challenge {}, proof_d_new", partition_where, c);
-            opening(cp.proof_d_new, shape_.tree_d);
+            opening(cp.proof_d_new, shape_.tree_d, "tree D");
             where_ = fmt::format("{}, challenge {}, proof_r_new", partition_where, c);
-            opening(cp.proof_r_new, shape_.tree_r);
+            opening(cp.proof_r_new, shape_.tree_r, "tree R");
         }
         where_ = partition_where;
     }
@@ -42,34 +42,11 @@ private:
     [[noreturn]] void fail(const std::string& what) const { throw input_error(where_ + ": " + what); }
 
     void domain(const domain_t& d, std::string_view field) const {
-        ff::fr_t unused;
-        if (!ff::fr_t::from_bytes_le(d.data(), unused))
-            fail(fmt::format("{} {} is not a canonical field element (the little-endian value is >= r)", field,
-                             c1::to_hex(d)));
+        if (std::string why = bincode::non_canonical(d, field); !why.empty()) fail(why);
     }
 
-    void opening(const merkle_proof& p, const bincode::merkle_shape& tree) {
-        if (p.kind != tree.kind())
-            fail(fmt::format("a {} proof, expected {}", bincode::kind_name(p.kind), bincode::kind_name(tree.kind())));
-        path(p.base_path, "base path", tree.base_arity, tree.base_levels);
-        path(p.sub_path, "sub path", tree.sub_arity, tree.sub_arity ? 1 : 0);
-        path(p.top_path, "top path", tree.top_arity, tree.top_arity ? 1 : 0);
-        domain(p.root, "root");
-        domain(p.leaf, "leaf");
-    }
-
-    void path(const std::vector<c1::path_element>& path, std::string_view part, unsigned arity, unsigned levels) {
-        if (path.size() != levels) fail(fmt::format("{} of {} levels, expected {}", part, path.size(), levels));
-        for (size_t l = 0; l < path.size(); ++l) {
-            const c1::path_element& e = path[l];
-            if (e.hashes.size() != arity - 1)
-                fail(fmt::format("{} level {}: {} siblings, expected {} (arity {})", part, l, e.hashes.size(),
-                                 arity - 1, arity));
-            if (e.index >= arity)
-                fail(fmt::format("{} level {}: index {} is not below the arity {}", part, l, e.index, arity));
-            for (size_t h = 0; h < e.hashes.size(); ++h)
-                domain(e.hashes[h], fmt::format("{} level {} hashes[{}]", part, l, h));
-        }
+    void opening(const merkle_proof& p, const bincode::merkle_shape& tree, std::string_view tree_name) const {
+        if (std::string why = bincode::merkle_proof_mismatch(p, tree, tree_name); !why.empty()) fail(why);
     }
 
     const update_vanilla_shape& shape_;
