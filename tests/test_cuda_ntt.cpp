@@ -36,7 +36,7 @@ std::vector<fr_t> random_vector(size_t n, uint64_t seed) {
 TEST_F(CudaNtt, TransformsMatchCpu) {
     cuda::ntt_context gpu;
     uint64_t seed = 1;
-    for (unsigned L : {1u, 2u, 5u, 9u, 10u, 11u, 13u, 16u, 20u, 21u}) {
+    for (unsigned L : {1u, 2u, 5u, 7u, 8u, 9u, 10u, 11u, 13u, 16u, 20u, 21u}) {
         ntt::domain d(L);
         for (auto kind : {cuda::ntt_kind::forward, cuda::ntt_kind::inverse, cuda::ntt_kind::coset_forward,
                           cuda::ntt_kind::coset_inverse}) {
@@ -90,6 +90,32 @@ TEST_F(CudaNtt, PassColumnWidthsKeepTheResult) {
     EXPECT_THROW(gpu.set_register_stages(4), std::invalid_argument);
 }
 
+// The bit reversal element by element (set_tiled_reversal(false)) gives what the tiled one does, with every
+// scaling fused into it: the inverse's 1/n, the coset inverse's g^-p / n, and H's subtraction of C.
+TEST_F(CudaNtt, PairwiseReversalMatchesCpuToo) {
+    cuda::ntt_context gpu;
+    gpu.set_tiled_reversal(false);
+    uint64_t seed = 700;
+    for (unsigned L : {8u, 9u, 12u}) {
+        ntt::domain d(L);
+        for (auto kind : {cuda::ntt_kind::forward, cuda::ntt_kind::inverse, cuda::ntt_kind::coset_inverse}) {
+            auto x = random_vector(d.size(), ++seed);
+            auto want = x;
+            if (kind == cuda::ntt_kind::forward) ntt::forward(d, want);
+            else if (kind == cuda::ntt_kind::inverse) ntt::inverse(d, want);
+            else ntt::coset_inverse(d, want);
+            gpu.transform(x, kind);
+            ASSERT_TRUE(x == want) << "log n=" << L << " kind=" << int(kind);
+        }
+        auto a = random_vector(d.size(), ++seed), b = random_vector(d.size(), ++seed),
+             c = random_vector(d.size(), ++seed);
+        auto ga = a;
+        gpu.compute_h(ga, b, c);
+        ntt::compute_h(d, a, b, c);
+        ASSERT_TRUE(ga == a) << "H, log n=" << L;
+    }
+}
+
 TEST_F(CudaNtt, ForwardThenInverseIsIdentityAt2p22) {
     cuda::ntt_context gpu;
     auto x = random_vector(size_t(1) << 22, 77);
@@ -114,7 +140,7 @@ TEST_F(CudaNtt, LoadPaddedFillsTheRestWithZero) {
 TEST_F(CudaNtt, ComputeHMatchesCpu) {
     cuda::ntt_context gpu;
     uint64_t seed = 500;
-    for (unsigned L : {0u, 1u, 2u, 3u, 4u, 10u, 11u, 12u, 18u, 19u, 20u}) {
+    for (unsigned L : {0u, 1u, 2u, 3u, 4u, 8u, 9u, 10u, 11u, 12u, 18u, 19u, 20u}) {
         ntt::domain d(L);
         auto a = random_vector(d.size(), ++seed), b = random_vector(d.size(), ++seed),
              c = random_vector(d.size(), ++seed);

@@ -1438,22 +1438,35 @@ int main(int argc, char** argv) {
     // --one-msm: one G1 MSM shape only (G2 with --g2), 2^--max-log-msm random scalars (PoRep-like with
     // --porep), --reps times with msm_options from --buckets, --ones, --window-bits and --uniform-windows: a
     // short run to put under a profiler (nsys, ncu), or one point of a sweep.
-    // --one-ntt: one forward NTT and one H pipeline at 2^--max-log-ntt, --reps times (for profilers).
+    // --one-ntt: one forward NTT and one H pipeline at 2^--max-log-ntt, --reps times (for profilers); with
+    // --all-kinds also the inverse, coset forward and coset inverse transforms; --pairwise-reversal: the bit
+    // reversal element by element (ntt_context::set_tiled_reversal(false)).
     if (has_flag(argc, argv, "--one-ntt")) {
         try {
             const unsigned L = unsigned(max_log_ntt);
             cuda::ntt_context ntt;
             ntt.prepare(L);
             for (int s = 0; s < 3; ++s) ntt.fill_random(s, L, 100 + s);
-            double f = median_ms(reps, [&] {
-                ntt.transform_resident(0, L, cuda::ntt_kind::forward);
-                ntt.synchronize();
-            });
+            if (has_flag(argc, argv, "--pairwise-reversal")) ntt.set_tiled_reversal(false);
+            auto time_kind = [&](cuda::ntt_kind kind) {
+                return median_ms(reps, [&] {
+                    ntt.transform_resident(0, L, kind);
+                    ntt.synchronize();
+                });
+            };
+            const double f = time_kind(cuda::ntt_kind::forward);
             double h = median_ms(reps, [&] {
                 ntt.compute_h_resident(L);
                 ntt.synchronize();
             });
             std::printf("NTT 2^%u forward: %.2f ms; H pipeline: %.2f ms\n", L, f, h);
+            if (has_flag(argc, argv, "--all-kinds")) {
+                const double i = time_kind(cuda::ntt_kind::inverse);
+                const double cf = time_kind(cuda::ntt_kind::coset_forward);
+                const double ci = time_kind(cuda::ntt_kind::coset_inverse);
+                std::printf("NTT 2^%u inverse: %.2f ms; coset forward: %.2f ms; coset inverse: %.2f ms\n", L, i, cf,
+                            ci);
+            }
             return 0;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "error: %s\n", e.what());

@@ -116,6 +116,55 @@ __global__ void bit_reverse_kernel(fr_t* x, unsigned L, bool scale, fr_t s, cose
     }
 }
 
+// The same permutation and scalings as bit_reverse_kernel, by tiles: an index of L >= 2 RT bits read as (a, m, c),
+// a its top RT bits, c its low RT bits, reverses to (rev c, rev m, rev a). The tile of m, the 2^(2 RT) elements
+// (a, m, c), is 2^RT rows of 2^RT consecutive elements, and lands whole in the tile of rev m, transposed (row
+// rev c, column rev a). Block m (m <= rev m) reads both tiles, then writes each into the other: every global
+// read and write a run of 2^RT consecutive elements (512 bytes), where swapping element by element reads and
+// writes one 32-byte sector at a time at the reversed end (2^27: 7.6 ms on an H100, Nsight Compute 2026-12-06).
+// A tile row is padded by one element so that a column's elements spread over the shared-memory banks.
+constexpr unsigned REVERSE_TILE_LOG = 4;  // RT
+constexpr unsigned REVERSE_ROW = 1u << REVERSE_TILE_LOG;
+constexpr unsigned REVERSE_TILE = REVERSE_ROW * REVERSE_ROW;  // elements per tile, and threads per block
+
+__global__ void __launch_bounds__(REVERSE_TILE) bit_reverse_tiles_kernel(fr_t* x, unsigned L, bool scale, fr_t s,
+                                                                         coset_powers coset, scaled_operand minus) {
+    __shared__ fr_t tile[2][REVERSE_ROW][REVERSE_ROW + 1];
+    const unsigned ML = L - 2 * REVERSE_TILE_LOG;  // bits of m
+    const size_t m = blockIdx.x;
+    const size_t mr = ML ? size_t(__brevll(uint64_t(m)) >> (64 - ML)) : 0;
+    if (m > mr) return;  // block mr swaps the pair
+    const bool pair = m != mr;
+    auto index = [&](size_t mid, unsigned a, unsigned c) {
+        return (size_t(a) << (L - REVERSE_TILE_LOG)) | (mid << REVERSE_TILE_LOG) | c;
+    };
+    auto rev_row = [](unsigned v) { return __brev(v) >> (32 - REVERSE_TILE_LOG); };
+    const bool any = scale || coset.lo;
+    // The element read at q lands at p = rev(q): times c g^p (or s), less s y[q].
+    auto landed = [&](fr_t v, size_t q) {
+        if (any) {
+            const size_t p = size_t(__brevll(uint64_t(q)) >> (64 - L));
+            v = v * (coset.lo ? coset.at(p) : s);
+        }
+        if (minus.y) v = v - minus.at(q);
+        return v;
+    };
+    {
+        const unsigned a = threadIdx.x >> REVERSE_TILE_LOG, c = threadIdx.x & (REVERSE_ROW - 1);
+        const size_t q0 = index(m, a, c);
+        tile[0][a][c] = landed(load_element(x + q0), q0);
+        if (pair) {
+            const size_t q1 = index(mr, a, c);
+            tile[1][a][c] = landed(load_element(x + q1), q1);
+        }
+    }
+    __syncthreads();
+    // Row a2, column c2 of a destination tile takes the source's row rev c2, column rev a2.
+    const unsigned a2 = threadIdx.x >> REVERSE_TILE_LOG, c2 = threadIdx.x & (REVERSE_ROW - 1);
+    x[index(mr, a2, c2)] = tile[0][rev_row(c2)][rev_row(a2)];
+    if (pair) x[index(m, a2, c2)] = tile[1][rev_row(c2)][rev_row(a2)];
+}
+
 // Stages with butterfly bits s = h-1 down to h-k of a DIF transform of 2^L elements (L >= LT), on
 // tiles of T = 2^LT elements: 2^k values of the bits [h-k, h) times G = 2^(LT-k) values of the other
 // bits. When h >= LT the G values are consecutive low indices (coalesced rows of G elements); when
@@ -146,27 +195,33 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
                                                  coset_powers pre, unsigned log_n, scaled_operand times) {
     extern __shared__ fr_t tile[];
     const unsigned T = 1u << LT;
-    const unsigned G = 1u << (LT - k);
+    // G = 2^LG columns. Every split of an index below is by a power of two, written as shifts and masks: as
+    // divisions by the run-time G they cost ~1e9 more instructions per strided pass at 2^27 (Nsight Compute,
+    // H100, 2026-12-06).
+    const unsigned LG = LT - k;
+    const unsigned gmask = (1u << LG) - 1;
     const bool strided = h >= LT;
     const size_t b = blockIdx.x;
     size_t hi = 0, lobase = 0;
     if (strided) {
-        size_t blocks_per_hi = (size_t(1) << (h - k)) / G;
-        hi = b / blocks_per_hi;
-        lobase = (b % blocks_per_hi) * G;
+        const unsigned log_blocks_per_hi = h - k - LG;
+        hi = b >> log_blocks_per_hi;
+        lobase = (b & ((size_t(1) << log_blocks_per_hi) - 1)) << LG;
     }
     // Local layout: strided: l = m G + g; contiguous: l = g 2^k + m.
     auto global_index = [&](unsigned m, unsigned g) -> size_t {
         if (strided) return (hi << h) | (size_t(m) << (h - k)) | (lobase + g);
         return b * T + (size_t(g) << k) + m;
     };
-    auto local_index = [&](unsigned m, unsigned g) -> unsigned { return strided ? m * G + g : (g << k) + m; };
+    auto local_index = [&](unsigned m, unsigned g) -> unsigned { return strided ? (m << LG) | g : (g << k) + m; };
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
-        unsigned m = strided ? l / G : l & ((1u << k) - 1);
-        unsigned g = strided ? l % G : l >> k;
+        unsigned m = strided ? l >> LG : l & ((1u << k) - 1);
+        unsigned g = strided ? l & gmask : l >> k;
         const size_t p = global_index(m, g);
-        if (DIT && pre.lo) {
-            tile[l] = load_element(x + p) * pre.at(size_t(__brevll(uint64_t(p)) >> (64 - log_n)));
+        if (pre.lo) {
+            // DIT: c g^bitrev(p) for coefficients held in bit-reversed order; DIF: c g^p (a coset transform's
+            // shift, fused into its first pass).
+            tile[l] = load_element(x + p) * pre.at(DIT ? size_t(__brevll(uint64_t(p)) >> (64 - log_n)) : p);
         } else if (!DIT && times.y) {
             tile[l] = load_element(x + p) * times.at(p);
         } else {
@@ -180,7 +235,7 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
         constexpr int R = decltype(radix_log)::value;
         constexpr int E = 1 << R;
         for (unsigned q = threadIdx.x; q < (T >> R); q += blockDim.x) {
-            unsigned g = q % G, bq = q / G;
+            unsigned g = q & gmask, bq = q >> LG;
             unsigned mbase = ((bq >> low) << (low + R)) | (bq & ((1u << low) - 1));
             // Twiddle indices in 32 bits: j < 2^s and j 2^(log_table - 1 - s) < 2^(log_table - 1) <= 2^27.
             const unsigned lo = strided ? unsigned(lobase) + g : 0;
@@ -233,8 +288,8 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
         }
     }
     for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
-        unsigned m = strided ? l / G : l & ((1u << k) - 1);
-        unsigned g = strided ? l % G : l >> k;
+        unsigned m = strided ? l >> LG : l & ((1u << k) - 1);
+        unsigned g = strided ? l & gmask : l >> k;
         x[global_index(m, g)] = tile[l];
     }
 }
@@ -298,6 +353,7 @@ struct ntt_context::impl {
     unsigned log_table = 0;  // tables hold omega_max^i for i < 2^(log_table - 1)
     unsigned pass_columns_log = DEFAULT_PASS_COLUMNS_LOG;
     unsigned register_stages = DEFAULT_REGISTER_STAGES;
+    bool force_pairwise_reversal = false;  // set_tiled_reversal(false)
     device_buffer<fr_t> tw_fwd, tw_inv;
     // Per size, computed once: building a host domain costs milliseconds at 2^27.
     std::optional<detail::ntt_constants> consts[MAX_LOG + 1];
@@ -426,11 +482,13 @@ struct ntt_context::impl {
         CUDA_LAUNCH_OK("pass_kernel");
     }
     // DIF passes: natural in, bit-reversed out; the elements first multiplied by |times| (pass_kernel).
-    void dif_passes(fr_t* x, unsigned L, bool inverse, scaled_operand times = {}) {
+    // |pre|: element p first multiplied by c g^p (a coset forward transform's shift).
+    void dif_passes(fr_t* x, unsigned L, bool inverse, scaled_operand times = {}, coset_powers pre = {}) {
         prepare(L);
         const pass_plan p = plan(L);
         for (unsigned i = 0; i < p.n_passes; ++i) {
-            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), {}, i == 0 ? times : scaled_operand{});
+            launch_pass<false>(x, L, p, i, inverse ? tw_inv.get() : tw_fwd.get(), i == 0 ? pre : coset_powers{},
+                               i == 0 ? times : scaled_operand{});
         }
     }
     // DIT passes (forward): bit-reversed in, natural out; element p first multiplied by c g^bitrev(p) (pre).
@@ -446,7 +504,7 @@ struct ntt_context::impl {
     // element p by c g^p for the coset powers |coset| (coset_tables) when given; |times| and |minus| as in
     // pass_kernel and bit_reverse_kernel.
     void dif_natural(fr_t* x, unsigned L, bool inverse, bool scale, fr_t s, coset_powers coset = {},
-                     scaled_operand times = {}, scaled_operand minus = {}) {
+                     scaled_operand times = {}, scaled_operand minus = {}, coset_powers pre = {}) {
         if (L == 0) {  // one element; g^0 = 1
             if (scale || times.y || minus.y) {
                 single_element_kernel<<<1, 1, 0, stream>>>(x, scale ? s : fr_one(), times, minus);
@@ -454,48 +512,58 @@ struct ntt_context::impl {
             }
             return;
         }
-        dif_passes(x, L, inverse, times);
-        const size_t n = size_t(1) << L;
-        bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s, coset, minus);
-        CUDA_LAUNCH_OK("bit_reverse_kernel");
+        dif_passes(x, L, inverse, times, pre);
+        bit_reverse(x, L, scale, s, coset, minus);
     }
 
     static fr_t fr_one() { return fr_t(ff::fr_t::one()); }
 
-    // Tables of g^p / n and g^-p / n for 2^L elements (coset_powers: the coset shifts after an inverse
-    // transform, with its 1/n), built on first use for each size.
+    // bit_reverse_kernel's permutation and fused scalings, by pairs of tiles from 2^(2 RT) elements up.
+    void bit_reverse(fr_t* x, unsigned L, bool scale, fr_t s, coset_powers coset, scaled_operand minus) {
+        const size_t n = size_t(1) << L;
+        if (L >= 2 * REVERSE_TILE_LOG && !force_pairwise_reversal) {
+            const unsigned blocks = unsigned(n >> (2 * REVERSE_TILE_LOG));
+            bit_reverse_tiles_kernel<<<blocks, REVERSE_TILE, 0, stream>>>(x, L, scale, s, coset, minus);
+            CUDA_LAUNCH_OK("bit_reverse_tiles_kernel");
+        } else {
+            bit_reverse_kernel<<<grid_for(n, 256), 256, 0, stream>>>(x, L, scale, s, coset, minus);
+            CUDA_LAUNCH_OK("bit_reverse_kernel");
+        }
+    }
+
+    // Tables of the coset powers for 2^L elements (coset_powers), built on first use for each size: g^p / n
+    // (compute_h: the coset shift of coefficients left by an inverse transform, with its 1/n), g^-p / n (after
+    // a coset inverse transform) and g^p (a coset forward transform's shift of its input).
+    enum coset_table { forward_scaled = 0, inverse_scaled = 1, forward_plain = 2 };
+    static constexpr int COSET_TABLES = 3;
     unsigned coset_log = 0;
-    device_buffer<fr_t> coset_lo[2], coset_hi[2];
-    coset_powers coset_tables(unsigned L, bool inverse) {
+    device_buffer<fr_t> coset_lo[COSET_TABLES], coset_hi[COSET_TABLES];
+    coset_powers coset_tables(unsigned L, coset_table which) {
         if (coset_log != L) {
             const detail::ntt_constants& k = constants(L);
             const unsigned split = detail::coset_split(L);
-            for (int which = 0; which < 2; ++which) {
-                const ff::fr_t& g = which == 0 ? k.g : k.g_inv;
-                const ff::fr_t& step = which == 0 ? k.g_step : k.g_inv_step;
+            for (int t = 0; t < COSET_TABLES; ++t) {
+                const bool inverse = t == inverse_scaled;
+                const ff::fr_t& g = inverse ? k.g_inv : k.g;
+                const ff::fr_t& step = inverse ? k.g_inv_step : k.g_step;
                 const size_t nlo = size_t(1) << split, nhi = size_t(1) << (L - split);
-                coset_lo[which].reserve(nlo);
-                coset_hi[which].reserve(nhi);
+                coset_lo[t].reserve(nlo);
+                coset_hi[t].reserve(nhi);
                 powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(fr_t(g), nlo,
-                                                                                               coset_lo[which].get());
+                                                                                               coset_lo[t].get());
                 CUDA_LAUNCH_OK("powers_kernel");
-                scale_powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(
-                    coset_lo[which].get(), nlo, fr_one(), fr_t(k.size_inv));  // times 1/n
-                CUDA_LAUNCH_OK("scale_powers_kernel");
+                if (t != forward_plain) {
+                    scale_powers_kernel<<<grid_for((nlo + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(
+                        coset_lo[t].get(), nlo, fr_one(), fr_t(k.size_inv));  // times 1/n
+                    CUDA_LAUNCH_OK("scale_powers_kernel");
+                }
                 powers_kernel<<<grid_for((nhi + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(fr_t(step), nhi,
-                                                                                               coset_hi[which].get());
+                                                                                               coset_hi[t].get());
                 CUDA_LAUNCH_OK("powers_kernel");
             }
             coset_log = L;
         }
-        const int which = inverse ? 1 : 0;
         return {coset_lo[which].get(), coset_hi[which].get(), detail::coset_split(L)};
-    }
-
-    void scale_powers(fr_t* x, unsigned L, const ff::fr_t& w, const ff::fr_t& s) {
-        size_t n = size_t(1) << L;
-        scale_powers_kernel<<<grid_for((n + POW_RUN - 1) / POW_RUN, 128), 128, 0, stream>>>(x, n, fr_t(w), fr_t(s));
-        CUDA_LAUNCH_OK("scale_powers_kernel");
     }
 
     void run(fr_t* x, unsigned L, ntt_kind kind) {
@@ -509,11 +577,12 @@ struct ntt_context::impl {
                 dif_natural(x, L, true, true, fr_t(k.size_inv));
                 break;
             case ntt_kind::coset_forward:
-                scale_powers(x, L, k.g, ff::fr_t::one());
-                dif_natural(x, L, false, false, fr_one());
+                if (L == 0) break;  // g^0 = 1
+                // The shift by g^p taken as the first pass loads its tiles, not in a pass of its own.
+                dif_natural(x, L, false, false, fr_one(), {}, {}, {}, coset_tables(L, forward_plain));
                 break;
             case ntt_kind::coset_inverse:
-                dif_natural(x, L, true, true, fr_t(k.size_inv), coset_tables(L, true));
+                dif_natural(x, L, true, true, fr_t(k.size_inv), coset_tables(L, inverse_scaled));
                 break;
         }
     }
@@ -529,7 +598,7 @@ struct ntt_context::impl {
         const detail::ntt_constants& k = constants(L);
         if (L > 0) {
             prepare(L);  // before the first input's passes, so they start as soon as its copy lands
-            const coset_powers forward = coset_tables(L, false);
+            const coset_powers forward = coset_tables(L, forward_scaled);
             for (int i = 0; i < 3; ++i) {
                 kernels_after_load(i);
                 dif_passes(slot[i].get(), L, true);  // n coef[bitrev(p)] at p
@@ -547,7 +616,7 @@ struct ntt_context::impl {
         // Q / Z_c: the pointwise product and the division by Z (a constant on the coset) in the first pass of
         // the coset inverse transform, whose reversal (with g^-p / n) then takes C / Z_c away.
         for (int i = 0; i < 3; ++i) kernels_after_load(i);  // L = 0: no passes waited for them above
-        dif_natural(slot[0].get(), L, true, true, fr_t(k.size_inv), L > 0 ? coset_tables(L, true) : coset_powers{},
+        dif_natural(slot[0].get(), L, true, true, fr_t(k.size_inv), L > 0 ? coset_tables(L, inverse_scaled) : coset_powers{},
                     {slot[1].get(), fr_t(k.z_coset_inv)}, {slot[2].get(), fr_t(k.z_coset_inv_size_inv)});
     }
 };
@@ -649,6 +718,8 @@ void ntt_context::set_pass_columns(unsigned log_columns) {
     impl_->pass_columns_log = log_columns;
 }
 
+void ntt_context::set_tiled_reversal(bool tiled) { impl_->force_pairwise_reversal = !tiled; }
+
 void ntt_context::set_register_stages(unsigned stages) {
     if (stages < 1 || stages > 3) throw std::invalid_argument("GPU NTT: 1 to 3 stages per register group");
     impl_->register_stages = stages;
@@ -699,7 +770,7 @@ size_t ntt_context::device_bytes() const {
     const impl& m = *impl_;
     size_t n = m.tw_fwd.capacity() + m.tw_inv.capacity();
     for (const auto& s : m.slot) n += s.capacity();
-    for (int w = 0; w < 2; ++w) n += m.coset_lo[w].capacity() + m.coset_hi[w].capacity();
+    for (int w = 0; w < impl::COSET_TABLES; ++w) n += m.coset_lo[w].capacity() + m.coset_hi[w].capacity();
     return n * sizeof(fr_t);
 }
 

@@ -4,7 +4,9 @@
 //
 // Each transform is one decimation-in-frequency pass sequence (natural in, bit-reversed out) plus an
 // in-place bit reversal (fused with the 1/n scaling of the inverse, and with the coset scaling after an
-// inverse: g^p / n from two tables of ~2^(log n / 2) powers). A pass runs up to 9 stages on a tile of 1024
+// inverse: g^p / n from two tables of ~2^(log n / 2) powers); a coset forward transform's shift by g^p is
+// taken as its first pass loads its tiles. The reversal swaps tiles of 16 x 16 elements, read and written in
+// rows of 16 consecutive elements. A pass runs up to 9 stages on a tile of 1024
 // elements in shared memory, three at a time in registers (radix 8), so 2^27 takes 3 passes over device
 // memory. Twiddles come from one table of omega_max^i (forward and inverse, i < 2^(log_max - 1)), built on
 // the device when a larger size is first asked for; smaller sizes read it with a stride.
@@ -76,6 +78,8 @@ public:
     // Tuning (benchmarks): stages run in registers per shared-memory round trip inside a pass, 1 to 3
     // (radix 2, 4, 8); 3 is the default.
     void set_register_stages(unsigned stages);
+    // Tuning and tests: the bit reversal by tiles of rows (the default, from 2^8 elements) or element by element.
+    void set_tiled_reversal(bool tiled);
     // Waits for every kernel and copy issued.
     void synchronize();
     // Device address of a slot's elements (same layout as ff::fr_t), for handing a result to another

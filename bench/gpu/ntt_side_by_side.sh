@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The NTT at 2^L, cuzk's and sppark's (the library inside supraseal) on the same GPU in one call: each
+# transform's time (cuzk_bench_gpu --one-ntt; sppark's forward, inverse and coset transforms by
+# bench/gpu/sppark/spp_ntt_only), then, with PROFILE=1, Nsight Compute's full section set on each one's kernels
+# of one forward transform (cuzk: its passes and the bit reversal; sppark: its steps and bit reversal).
+#
+#   bench/gpu/ntt_side_by_side.sh BIN SPP OUT
+#
+# BIN: a packed directory (bench/gpu/pack_prebuilt.sh) or a build directory holding cuzk_bench_gpu; SPP: the
+# folder bench/gpu/sppark/build.sh wrote (spp_ntt_only); OUT: where the logs go. Environment: L=27, REPS=5,
+# PROFILE=0, PROFILE_SPPARK=1 (with PROFILE=1), NCU=ncu, NCU_SET=full, BASELINE (another cuzk_bench_gpu, an
+# earlier build, timed beside this one: its lines come first in the table).
+set -uo pipefail
+BIN=${1:?BIN}; SPP=${2:?SPP}; OUT=${3:?OUT}
+L=${L:-27}; REPS=${REPS:-5}; PROFILE=${PROFILE:-0}; NCU=${NCU:-ncu}; NCU_SET=${NCU_SET:-full}
+mkdir -p "$OUT"
+[ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+BENCH=$BIN/cuzk_bench_gpu; [ -x "$BENCH" ] || BENCH=$BIN/bench/gpu/cuzk_bench_gpu
+[ -x "$BENCH" ] || { echo "no cuzk_bench_gpu in $BIN" >&2; exit 2; }
+[ -x "$SPP/spp_ntt_only" ] || { echo "no spp_ntt_only in $SPP (bench/gpu/sppark/build.sh)" >&2; exit 2; }
+STATUS=0
+if [ -n "${BASELINE:-}" ]; then
+  timeout 300 "$BASELINE" --one-ntt --all-kinds --max-log-ntt "$L" --reps "$REPS" >"$OUT/cuzk_ntt_baseline.txt" 2>&1 || STATUS=1
+fi
+timeout 300 "$BENCH" --one-ntt --all-kinds --pairwise-reversal --max-log-ntt "$L" --reps "$REPS" \
+  >"$OUT/cuzk_ntt_pairwise.txt" 2>&1 || STATUS=1
+timeout 300 "$BENCH" --one-ntt --all-kinds --max-log-ntt "$L" --reps "$REPS" >"$OUT/cuzk_ntt.txt" 2>&1 || STATUS=1
+timeout 300 "$SPP/spp_ntt_only" --ntt-log "$L" --reps "$REPS" --check-log 20 >"$OUT/sppark_ntt.txt" 2>&1 || STATUS=1
+if [ "$PROFILE" = 1 ]; then
+  # --clock-control none: the clocks as the timed runs have them. cuzk: the first forward transform's three
+  # passes and its bit reversal. sppark: every step and bit reversal of its 2^10 round-trip checks and of the
+  # first 2^L forward (told apart by grid size in the report).
+  timeout 300 "$NCU" --clock-control none --set "$NCU_SET" --kernel-name regex:'pass_kernel|bit_reverse' \
+    --launch-count 4 "$BENCH" --one-ntt --max-log-ntt "$L" --reps 1 >"$OUT/ncu_cuzk.txt" 2>&1 || STATUS=1
+  if [ "${PROFILE_SPPARK:-1}" = 1 ]; then
+    timeout 300 "$NCU" --clock-control none --set "$NCU_SET" --kernel-name regex:'GS_NTT|CT_NTT|bit_rev' \
+      --launch-count 24 "$SPP/spp_ntt_only" --ntt-log "$L" --reps 1 --check-log 10 >"$OUT/ncu_sppark.txt" 2>&1 || STATUS=1
+  fi
+fi
+[ -f "$OUT/cuzk_ntt_baseline.txt" ] && { echo "== cuzk, baseline build"; grep -E "NTT|error" "$OUT/cuzk_ntt_baseline.txt"; }
+echo "== cuzk, bit reversal element by element"; grep -E "NTT|error" "$OUT/cuzk_ntt_pairwise.txt"
+echo "== cuzk"; grep -E "NTT|error" "$OUT/cuzk_ntt.txt"
+echo "== sppark"; grep -E "RESULT|CHECK|error|rror" "$OUT/sppark_ntt.txt"
+if [ "$PROFILE" = 1 ]; then
+  for f in ncu_cuzk ncu_sppark; do
+    [ -f "$OUT/$f.txt" ] || continue
+    echo "== $f (kernel, grid, duration, SM throughput %, DRAM throughput %, registers, achieved occupancy %)"
+    grep -E "^  [A-Za-z_].*\(|Duration|Compute \(SM\) Throughput|DRAM Throughput|Registers Per Thread|Achieved Occupancy|Grid Size|Executed Instructions  |bank conflicts" \
+      "$OUT/$f.txt" | sed 's/  */ /g' | head -150
+  done
+fi
+exit $STATUS
