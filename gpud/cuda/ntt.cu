@@ -165,6 +165,31 @@ __global__ void __launch_bounds__(REVERSE_TILE) bit_reverse_tiles_kernel(fr_t* x
     if (pair) x[index(m, a2, c2)] = tile[1][rev_row(c2)][rev_row(a2)];
 }
 
+// A pass's tile in shared memory as two planes of 16-byte words: element l's words 0-3 at lo[slot(l)], its
+// words 4-7 at hi[slot(l)]. A warp's 16-byte accesses to one plane take the minimum of 4 wavefronts when the 32
+// slots are spread evenly over the 8 residues mod 8; slot(l) folds l's higher bits into its low three so that
+// every access pattern of the passes is so spread (a bijection: the bits from 3 up stay as they are). Whole
+// 32-byte elements stored at l instead met 8- to 32-fold bank conflicts (Nsight Compute on an H100, 2026-12-06:
+// 671M wavefronts per pass at 2^27 where 268M suffice).
+struct shared_tile {
+    word* lo;
+    word* hi;
+    __device__ __forceinline__ static unsigned slot(unsigned l) { return l ^ (((l >> 3) ^ (l >> 6) ^ (l >> 9)) & 7u); }
+    __device__ __forceinline__ word* plane(unsigned half) const { return half ? hi : lo; }
+    __device__ __forceinline__ fr_t load(unsigned l) const {
+        const unsigned s = slot(l);
+        const word d[2] = {lo[s], hi[s]};
+        return from_words<fr_t>(d);
+    }
+    __device__ __forceinline__ void store(unsigned l, const fr_t& v) const {
+        word d[2];
+        memcpy(static_cast<void*>(d), &v, sizeof v);
+        const unsigned s = slot(l);
+        lo[s] = d[0];
+        hi[s] = d[1];
+    }
+};
+
 // Stages with butterfly bits s = h-1 down to h-k of a DIF transform of 2^L elements (L >= LT), on
 // tiles of T = 2^LT elements: 2^k values of the bits [h-k, h) times G = 2^(LT-k) values of the other
 // bits. When h >= LT the G values are consecutive low indices (coalesced rows of G elements); when
@@ -193,8 +218,9 @@ template <int RADIX_LOG, bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigned h, unsigned k,
                                                  const fr_t* __restrict__ table, unsigned log_table,
                                                  coset_powers pre, unsigned log_n, scaled_operand times) {
-    extern __shared__ fr_t tile[];
+    extern __shared__ word tile_words[];
     const unsigned T = 1u << LT;
+    const shared_tile tile{tile_words, tile_words + T};
     // G = 2^LG columns. Every split of an index below is by a power of two, written as shifts and masks: as
     // divisions by the run-time G they cost ~1e9 more instructions per strided pass at 2^27 (Nsight Compute,
     // H100, 2026-12-06).
@@ -214,18 +240,28 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
         return b * T + (size_t(g) << k) + m;
     };
     auto local_index = [&](unsigned m, unsigned g) -> unsigned { return strided ? (m << LG) | g : (g << k) + m; };
-    for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
-        unsigned m = strided ? l >> LG : l & ((1u << k) - 1);
-        unsigned g = strided ? l & gmask : l >> k;
-        const size_t p = global_index(m, g);
-        if (pre.lo) {
-            // DIT: c g^bitrev(p) for coefficients held in bit-reversed order; DIF: c g^p (a coset transform's
-            // shift, fused into its first pass).
-            tile[l] = load_element(x + p) * pre.at(DIT ? size_t(__brevll(uint64_t(p)) >> (64 - log_n)) : p);
-        } else if (!DIT && times.y) {
-            tile[l] = load_element(x + p) * times.at(p);
-        } else {
-            tile[l] = x[p];
+    word* const xw = reinterpret_cast<word*>(x);
+    if (pre.lo || (!DIT && times.y)) {
+        for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
+            unsigned m = strided ? l >> LG : l & ((1u << k) - 1);
+            unsigned g = strided ? l & gmask : l >> k;
+            const size_t p = global_index(m, g);
+            if (pre.lo) {
+                // DIT: c g^bitrev(p) for coefficients held in bit-reversed order; DIF: c g^p (a coset
+                // transform's shift, fused into its first pass).
+                tile.store(l, load_element(x + p) * pre.at(DIT ? size_t(__brevll(uint64_t(p)) >> (64 - log_n)) : p));
+            } else {
+                tile.store(l, load_element(x + p) * times.at(p));
+            }
+        }
+    } else {
+        // A word per thread: a warp reads 512 contiguous bytes (runs of G elements), where an element per thread
+        // read each 32-byte sector in two requests.
+        for (unsigned w = threadIdx.x; w < 2 * T; w += blockDim.x) {
+            const unsigned l = w >> 1, half = w & 1;
+            unsigned m = strided ? l >> LG : l & ((1u << k) - 1);
+            unsigned g = strided ? l & gmask : l >> k;
+            tile.plane(half)[shared_tile::slot(l)] = load_cg(xw + 2 * global_index(m, g) + half);
         }
     }
     __syncthreads();
@@ -241,7 +277,7 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
             const unsigned lo = strided ? unsigned(lobase) + g : 0;
             fr_t v[E];
 #pragma unroll
-            for (int e = 0; e < E; ++e) v[e] = tile[local_index(mbase | (unsigned(e) << low), g)];
+            for (int e = 0; e < E; ++e) v[e] = tile.load(local_index(mbase | (unsigned(e) << low), g));
 #pragma unroll
             for (int step = 0; step < R; ++step) {
                 const int t = DIT ? step : R - 1 - step;
@@ -265,7 +301,7 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
                 }
             }
 #pragma unroll
-            for (int e = 0; e < E; ++e) tile[local_index(mbase | (unsigned(e) << low), g)] = v[e];
+            for (int e = 0; e < E; ++e) tile.store(local_index(mbase | (unsigned(e) << low), g), v[e]);
         }
         __syncthreads();
     };
@@ -287,10 +323,11 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t* x, unsigned LT, unsigne
             top -= r;
         }
     }
-    for (unsigned l = threadIdx.x; l < T; l += blockDim.x) {
+    for (unsigned w = threadIdx.x; w < 2 * T; w += blockDim.x) {
+        const unsigned l = w >> 1, half = w & 1;
         unsigned m = strided ? l >> LG : l & ((1u << k) - 1);
         unsigned g = strided ? l & gmask : l >> k;
-        x[global_index(m, g)] = tile[l];
+        xw[2 * global_index(m, g) + half] = tile.plane(half)[shared_tile::slot(l)];
     }
 }
 
@@ -777,8 +814,8 @@ size_t ntt_context::device_bytes() const {
 size_t ntt_context::device_bytes_for(unsigned log_n) {
     if (log_n == 0) return 0;
     const size_t n = size_t(1) << log_n, split = size_t(1) << detail::coset_split(log_n);
-    // The slots, the two twiddle tables of n / 2, the coset tables (g and 1/g, low and high powers).
-    return (SLOTS * n + n + 2 * (split + n / split)) * sizeof(fr_t);
+    // The slots, the two twiddle tables of n / 2, the coset tables (g / n, 1 / (g n) and g; low and high powers).
+    return (SLOTS * n + n + impl::COSET_TABLES * (split + n / split)) * sizeof(fr_t);
 }
 
 const ff::fr_t* ntt_context::device_data(int s) const {
