@@ -9,10 +9,11 @@
 # BIN: a packed directory (bench/gpu/pack_prebuilt.sh) or a build directory holding cuzk_bench_gpu; SPP: the
 # folder bench/gpu/sppark/build.sh wrote (spp_ntt_only); OUT: where the logs go. Environment: L=27, REPS=5,
 # PROFILE=0, PROFILE_SPPARK=1 (with PROFILE=1), NCU=ncu, NCU_SET=full, BASELINE (another cuzk_bench_gpu, an
-# earlier build, timed beside this one: its lines come first in the table).
+# earlier build, timed beside this one: its lines come first in the table), VARIANTS (cuzk_bench_gpu flags, each
+# timed in a run of its own: --pairwise-reversal).
 set -uo pipefail
 BIN=${1:?BIN}; SPP=${2:?SPP}; OUT=${3:?OUT}
-L=${L:-27}; REPS=${REPS:-5}; PROFILE=${PROFILE:-0}; NCU=${NCU:-ncu}; NCU_SET=${NCU_SET:-full}
+L=${L:-27}; REPS=${REPS:-5}; VARIANTS=${VARIANTS:---pairwise-reversal}; PROFILE=${PROFILE:-0}; NCU=${NCU:-ncu}; NCU_SET=${NCU_SET:-full}
 mkdir -p "$OUT"
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 BENCH=$BIN/cuzk_bench_gpu; [ -x "$BENCH" ] || BENCH=$BIN/bench/gpu/cuzk_bench_gpu
@@ -22,8 +23,10 @@ STATUS=0
 if [ -n "${BASELINE:-}" ]; then
   timeout 300 "$BASELINE" --one-ntt --all-kinds --max-log-ntt "$L" --reps "$REPS" >"$OUT/cuzk_ntt_baseline.txt" 2>&1 || STATUS=1
 fi
-timeout 300 "$BENCH" --one-ntt --all-kinds --pairwise-reversal --max-log-ntt "$L" --reps "$REPS" \
-  >"$OUT/cuzk_ntt_pairwise.txt" 2>&1 || STATUS=1
+for v in $VARIANTS; do
+  timeout 300 "$BENCH" --one-ntt --all-kinds "$v" --max-log-ntt "$L" --reps "$REPS" >"$OUT/cuzk_ntt_${v#--}.txt" 2>&1 \
+    || STATUS=1
+done
 timeout 300 "$BENCH" --one-ntt --all-kinds --max-log-ntt "$L" --reps "$REPS" >"$OUT/cuzk_ntt.txt" 2>&1 || STATUS=1
 timeout 300 "$SPP/spp_ntt_only" --ntt-log "$L" --reps "$REPS" --check-log 20 >"$OUT/sppark_ntt.txt" 2>&1 || STATUS=1
 if [ "$PROFILE" = 1 ]; then
@@ -38,7 +41,7 @@ if [ "$PROFILE" = 1 ]; then
   fi
 fi
 [ -f "$OUT/cuzk_ntt_baseline.txt" ] && { echo "== cuzk, baseline build"; grep -E "NTT|error" "$OUT/cuzk_ntt_baseline.txt"; }
-echo "== cuzk, bit reversal element by element"; grep -E "NTT|error" "$OUT/cuzk_ntt_pairwise.txt"
+for v in $VARIANTS; do echo "== cuzk $v"; grep -E "NTT|error" "$OUT/cuzk_ntt_${v#--}.txt"; done
 echo "== cuzk"; grep -E "NTT|error" "$OUT/cuzk_ntt.txt"
 echo "== sppark"; grep -E "RESULT|CHECK|error|rror" "$OUT/sppark_ntt.txt"
 if [ "$PROFILE" = 1 ]; then
