@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <random>
 
-#include "cli/command.hpp"
+#include "cli/circuit_info_report.hpp"
 #include "common/cs/counting_cs.hpp"
 #include "common/post/fallback_circuit.hpp"
 #include "common/post/official_params.hpp"
@@ -16,11 +16,6 @@
 namespace cuzk::cli {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return std::round(s * 1000) / 1000;
-}
 
 // Random values of the shape: the time of synthesis with a witness does not depend on whether it is valid.
 post::fallback_witness random_witness(const post::fallback_circuit_shape& shape) {
@@ -49,16 +44,12 @@ int run_post_circuit_info(const post::registered_post_proof& proof, bool witness
     post::synthesize_fallback_post(counter, shape, nullptr);
     const double seconds = seconds_since(t0);
 
-    const uint64_t rows = counter.num_constraints() + counter.num_inputs();
     nlohmann::ordered_json out;
     out["registered_proof"] = std::string(proof.name);
     out["id"] = proof.id;
     out["kind"] = proof.kind == post::post_kind::window ? "window" : "winning";
     out["api_version"] = std::string(post::api_version_text(proof.version));
-    out["constraints"] = counter.num_constraints();
-    out["constraints_with_input_rows"] = rows;
-    out["inputs"] = counter.num_inputs();
-    out["aux"] = counter.num_aux();
+    count_fields(out, counter);
     out["sector_size"] = proof.sector_size;
     out["nodes"] = proof.nodes;
     out["tree_shape"] = {proof.tree.base, proof.tree.sub, proof.tree.top};
@@ -66,25 +57,13 @@ int run_post_circuit_info(const post::registered_post_proof& proof, bool witness
     out["challenges_per_sector"] = proof.challenge_count;
     out["circuit_sector_slots"] = shape.sectors;
     out["circuit_challenges_per_slot"] = shape.challenges;
-    out["domain_size"] = std::bit_ceil(rows);
-    out["matrix_terms"] = counter.num_terms();
-    out["official_params"] = post::official_params_stem(proof);
-    out["synthesis_seconds"] = seconds;
+    std::function<void(cs::counting_cs&)> with_witness;
     if (witness_timing) {
-        const post::fallback_witness w = random_witness(shape);
-        const auto t1 = std::chrono::steady_clock::now();
-        cs::counting_cs timed(true);
-        post::synthesize_fallback_post(timed, shape, &w);
-        const double ws = seconds_since(t1);
-        out["witness_synthesis_seconds"] = ws;
-        out["witness_constraints_per_second"] = uint64_t(double(timed.num_constraints()) / std::max(ws, 1e-3));
+        with_witness = [&shape, w = random_witness(shape)](cs::counting_cs& timed) {
+            post::synthesize_fallback_post(timed, shape, &w);
+        };
     }
-    out["note"] =
-        "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
-        "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE; "
-        "official_params: the published .params/.vk stem";
-    std::printf("%s\n", out.dump(2).c_str());
-    return exit_ok;
+    return print_report(out, counter, post::official_params_stem(proof), seconds, with_witness);
 }
 
 }  // namespace cuzk::cli

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <random>
 
-#include "cli/command.hpp"
+#include "cli/circuit_info_report.hpp"
 #include "common/cs/counting_cs.hpp"
 #include "common/update/empty_sector_update_circuit.hpp"
 #include "common/update/official_params.hpp"
@@ -18,11 +18,6 @@
 namespace cuzk::cli {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return std::round(s * 1000) / 1000;
-}
 
 // Random values of the shape (partition 0, the default h): the time of synthesis with a witness does not
 // depend on whether it is valid.
@@ -58,16 +53,12 @@ int run_update_circuit_info(const update::registered_update_proof& proof, bool w
     update::synthesize_empty_sector_update(counter, shape, nullptr);
     const double seconds = seconds_since(t0);
 
-    const uint64_t rows = counter.num_constraints() + counter.num_inputs();
     nlohmann::ordered_json out;
     out["registered_proof"] = std::string(proof.name);
     out["abi_name"] = std::string(proof.abi_name);
     out["id"] = proof.id;
     out["kind"] = "snap-deals";
-    out["constraints"] = counter.num_constraints();
-    out["constraints_with_input_rows"] = rows;
-    out["inputs"] = counter.num_inputs();
-    out["aux"] = counter.num_aux();
+    count_fields(out, counter);
     out["sector_size"] = proof.sector_size;
     out["nodes"] = shape.nodes;
     out["tree_shape"] = {shape.tree_r.base, shape.tree_r.sub, shape.tree_r.top};
@@ -77,25 +68,13 @@ int run_update_circuit_info(const update::registered_update_proof& proof, bool w
     out["apex_leaves_per_partition"] = shape.apex_leaf_count;
     out["h_default"] = shape.h_default();
     out["k_and_h_select_partition_0"] = update::k_and_h_select(shape, 0, shape.h_default());
-    out["domain_size"] = std::bit_ceil(rows);
-    out["matrix_terms"] = counter.num_terms();
-    out["official_params"] = update::official_params_stem(shape);
-    out["synthesis_seconds"] = seconds;
+    std::function<void(cs::counting_cs&)> with_witness;
     if (witness_timing) {
-        const update::update_partition_witness w = random_witness(shape);
-        const auto t1 = std::chrono::steady_clock::now();
-        cs::counting_cs timed(true);
-        update::synthesize_empty_sector_update(timed, shape, &w);
-        const double ws = seconds_since(t1);
-        out["witness_synthesis_seconds"] = ws;
-        out["witness_constraints_per_second"] = uint64_t(double(timed.num_constraints()) / std::max(ws, 1e-3));
+        with_witness = [&shape, w = random_witness(shape)](cs::counting_cs& timed) {
+            update::synthesize_empty_sector_update(timed, shape, &w);
+        };
     }
-    out["note"] =
-        "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
-        "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE; "
-        "official_params: the published .params/.vk stem";
-    std::printf("%s\n", out.dump(2).c_str());
-    return exit_ok;
+    return print_report(out, counter, update::official_params_stem(shape), seconds, with_witness);
 }
 
 }  // namespace cuzk::cli
