@@ -8,9 +8,11 @@
 #include <chrono>
 #include <functional>
 #include <new>
+#include <optional>
 #include <span>
 #include <thread>
 
+#include "common/util/resources.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda/ntt.hpp"
 #include "gpud/cuda/r1cs_witness.hpp"
@@ -99,6 +101,20 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
             "use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
             fit.gpu, double(fit.avail) / gib, fit.log_m, double(device_need(seg.g1, seg.g2)) / gib,
             fit.b_g2_on_gpu ? ", [gpud] b_g2_on_gpu = false" : ""));
+    // The copy is written as it is made: on a host without room for it the kernel would kill gpud part way
+    // (new[] succeeds on Linux whatever is free), so the room is asked first.
+    const size_t host_bytes =
+        fit.n_g1 * 2 * sizeof(ff::fp_t) + (fit.b_g2_on_gpu ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0);
+    const std::optional<uint64_t> host_available = host_memory_available_bytes();
+    if (!host_copy_fits(host_bytes, host_available))
+        throw cuda::cuda_error(fmt::format(
+            "GPU {}: the parameters' points do not fit the device ({:.1f} GiB free for {:.1f} GiB of points; "
+            "[gpud] params_memory = \"{}\"), and their host copy ({:.1f} GiB) does not fit the {:.1f} GiB of "
+            "host memory available (MemAvailable, {:.0f} GiB kept free): not made, as the kernel would kill gpud "
+            "while writing it; use a GPU with room for the points, add host memory, or make the ring smaller "
+            "([ring] slots x slot_bytes is held in memory)",
+            fit.gpu, double(fit.avail) / gib, double(fit.need) / gib, to_string(fit.placement),
+            double(host_bytes) / gib, double(*host_available) / gib, double(HOST_COPY_RESERVE) / gib));
     r.segment_g1 = seg.g1;
     r.segment_g2 = seg.g2;
     r.host_g1 = host_points_buffer(fit.n_g1 * 2 * sizeof(ff::fp_t), fit);
