@@ -32,8 +32,8 @@
 #   BACKEND=cuda  SECTOR_SIZE=32GiB  GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - 2)  WINDOW_SECTORS=(the
 #   registered proof's partition: 2349 at 32 GiB)  IDLE_WINNING=5  WINDOW_JOBS=2  POREP_JOBS=8  LOADED_WINNING=6
 #   WINNING_GAP_S=3  LOAD_SETTLE_S=20 (after the bench starts, before the first WinningPoSt under load)
-#   RING_SLOTS=6  SLOT_BYTES=(5 GiB at 32 GiB: a WindowPoSt witness's Poseidon values are nearly all full field
-#   elements)  PARAMS_DIR=<repo>/.gpu-porep-params  TIME_BUDGET=570  UP_TIMEOUT=90  DOWN_TIMEOUT=40  SAMPLE_S=2
+#   RING_SLOTS=6  SLOT_BYTES=(256 MiB with SKIP_WINDOW=1, else 5 GiB at 32 GiB: a WindowPoSt witness's
+#   Poseidon values are nearly all full field elements)  PARAMS_DIR=<repo>/.gpu-porep-params  TIME_BUDGET=570  UP_TIMEOUT=90  DOWN_TIMEOUT=40  SAMPLE_S=2
 #   KEEP=0  FORCE_LOADER=0  RING_IN_TMP=0  SKIP_POREP=0 (1: phases 2 and 3 only)  SKIP_WINDOW=0 (1: no phase 3)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,6 +62,10 @@ FORCE_LOADER=${FORCE_LOADER:-0}
 KEEP=${KEEP:-0}
 SKIP_POREP=${SKIP_POREP:-0}
 RESERVE=$(( DOWN_TIMEOUT + 40 ))
+# Without the WindowPoSt phase the slots need only hold PoRep's and WinningPoSt's compact witnesses (~100 MB at
+# 32 GiB): 6 x 5 GiB of ring beside the 51 GB PoRep parameters left no room on a 128 GiB host for their points'
+# host copy where the GPU (an H100) cannot hold them (docs/gpu-backend.md).
+[ "${SKIP_WINDOW:-0}" = 1 ] && SLOT_BYTES=${SLOT_BYTES:-268435456}
 case "$SECTOR_SIZE" in
   32GiB) WINDOW_SECTORS=${WINDOW_SECTORS:-2349}; SLOT_BYTES=${SLOT_BYTES:-5368709120} ;;
   64GiB) WINDOW_SECTORS=${WINDOW_SECTORS:-2300}; SLOT_BYTES=${SLOT_BYTES:-5368709120} ;;
