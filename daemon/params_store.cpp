@@ -116,11 +116,26 @@ bool params_store::synthesizes(const std::string& shape, const params_files& fil
            !std::filesystem::exists(files.params);
 }
 
+void params_store::check_host_room(const std::string& shape, const std::filesystem::path& file, std::uint64_t bytes,
+                                   const char* what) const {
+    const std::optional<std::uint64_t> available = memory_probe_ ? memory_probe_() : std::nullopt;
+    if (host_memory_fits(bytes, available)) return;
+    constexpr double gb = 1e9;
+    throw std::runtime_error(fmt::format(
+        "parameters for {} ({}): {} takes {:.1f} GB of host memory and {:.1f} GB is available (MemAvailable, "
+        "{:.1f} GB kept free): not done, as the kernel would kill this process while writing them; free host memory "
+        "(`cuzk api evict` other parameter sets, a smaller ring: [ring] slots x slot_bytes) or add memory",
+        shape, file.string(), what, double(bytes) / gb, double(*available) / gb, double(HOST_MEMORY_RESERVE) / gb));
+}
+
 std::shared_ptr<const groth16::parameters> params_store::synthesize(const std::string& shape,
                                                                     const params_files& files,
                                                                     const r1cs::r1cs_matrices& matrices) {
     const auto t0 = steady::now();
     const auto counts = parameter_counts_of(matrices);
+    check_host_room(shape, files.params,
+                    counts.g1_points() * sizeof(ec::g1_affine_t) + counts.g2_points() * sizeof(ec::g2_affine_t),
+                    "building its synthetic points");
     auto params = own(synthetic_parameters(counts, std::hash<std::string>{}(shape)));
     spdlog::warn("no {}: SYNTHETIC parameters for {} built in memory ([gpud] synthetic_params, a test facility): "
                  "{} G1 and {} G2 pseudo-random points of the circuit's exact sizes ({} bytes) in {} ms on {} "
@@ -132,6 +147,10 @@ std::shared_ptr<const groth16::parameters> params_store::synthesize(const std::s
 
 std::shared_ptr<const groth16::parameters> params_store::load(const std::string& shape, const params_files& files) {
     auto read = [&] {
+        // The points take at least the file's bytes in memory (96 and 192 bytes a point there).
+        std::error_code size_ec;
+        const auto file_bytes = std::filesystem::file_size(files.params, size_ec);
+        if (!size_ec) check_host_room(shape, files.params, file_bytes, "reading the file");
         auto params = own(groth16::read_parameters(files.params));
         spdlog::info("parameters for {} loaded from {}", shape, files.params.string());
         return params;

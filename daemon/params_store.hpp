@@ -32,6 +32,7 @@
 
 #include "common/groth16/keys.hpp"
 #include "common/r1cs/r1cs_matrices.hpp"
+#include "common/util/resources.hpp"
 #include "daemon/file_identity.hpp"
 #include "daemon/params_files.hpp"
 
@@ -51,7 +52,8 @@ public:
     enum class missing_official { refused, synthetic };
     explicit params_store(std::filesystem::path dir, free_hook on_free = {},
                           missing_official missing = missing_official::refused)
-        : dir_(std::move(dir)), on_free_(std::move(on_free)), missing_official_(missing) {}
+        : dir_(std::move(dir)), on_free_(std::move(on_free)), memory_probe_(host_memory_available_bytes),
+          missing_official_(missing) {}
 
     struct lookup {
         std::shared_ptr<const groth16::parameters> params;
@@ -85,6 +87,13 @@ public:
     // The resident sets, by file name.
     std::vector<resident_set> loaded() const;
 
+    // How the store asks for the host's available memory before it reads or builds a set (tests give another;
+    // the default is host_memory_available_bytes). A set that would not leave HOST_MEMORY_RESERVE of it is
+    // refused naming the set, both sizes and what to free, rather than read into memory that is not there (the
+    // kernel kills the process as it writes the pages; allocating succeeds anyway).
+    using memory_probe = std::function<std::optional<std::uint64_t>()>;
+    void set_memory_probe(memory_probe probe) { memory_probe_ = std::move(probe); }
+
 private:
     struct entry {
         std::string circuit;
@@ -109,8 +118,14 @@ private:
     // Where a set of |shape| is kept in |sets_|, in the order resolve_params_files prefers them.
     std::vector<std::string> keys_of(const std::string& shape) const;
 
+    // Throws std::runtime_error (the partition fails, not retried) where |bytes| for |what| of |shape|'s set
+    // |file| do not fit the host's available memory (memory_probe).
+    void check_host_room(const std::string& shape, const std::filesystem::path& file, std::uint64_t bytes,
+                         const char* what) const;
+
     std::filesystem::path dir_;
     free_hook on_free_;
+    memory_probe memory_probe_;
     missing_official missing_official_;
     mutable std::mutex mutex_;
     std::condition_variable loaded_cv_;        // a load ended (done or failed)

@@ -51,9 +51,4 @@ stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
     return s;
 }
 
-bool host_copy_fits(size_t bytes, std::optional<uint64_t> available) {
-    if (!available) return true;
-    return uint64_t(bytes) + HOST_COPY_RESERVE <= *available;
-}
-
 }  // namespace cuzk::gpud

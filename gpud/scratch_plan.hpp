@@ -5,9 +5,7 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 
 namespace cuzk::gpud {
@@ -42,13 +40,5 @@ struct stream_segments {
 };
 stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
                                 const std::function<size_t(size_t g1, size_t g2)>& device_need);
-
-// Whether a host copy of |bytes| (the parameters' points packed for streaming: 47 GiB at 32 GiB) may be made
-// where the host has |available| bytes available (host_memory_available_bytes; nullopt: unknown, then it is
-// tried): it must leave HOST_COPY_RESERVE for the rest of the process and the other daemons. Past that the
-// kernel kills gpud as the copy is written (seen: an H100 machine, 128 GiB, a 30 GiB ring and the 51 GB
-// PoRep parameters) instead of the allocation failing.
-inline constexpr size_t HOST_COPY_RESERVE = size_t(2) << 30;
-bool host_copy_fits(size_t bytes, std::optional<uint64_t> available);
 
 }  // namespace cuzk::gpud

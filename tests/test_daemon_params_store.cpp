@@ -342,3 +342,42 @@ TEST_F(ParamsStore, SyntheticParametersOnlyWhereThePorepFileIsMissing) {
     EXPECT_TRUE(fs::exists(daemon::params_path(dir_, "mul:64")));
     for (const auto& set : sut.loaded()) EXPECT_FALSE(set.synthetic) << set.circuit;
 }
+
+// A set the host's available memory cannot hold (HOST_MEMORY_RESERVE left over) is refused before it is read,
+// naming the set, the file and both sizes; the store stays usable, and where the available memory is unknown
+// the read is tried.
+TEST_F(ParamsStore, ASetTheHostHasNoRoomForIsRefusedBeforeItIsRead) {
+    { daemon::params_store(dir_).get("mul:64"); }  // the pair, generated once
+    daemon::params_store sut(dir_);
+    sut.set_memory_probe([] { return std::optional<std::uint64_t>(std::uint64_t(1) << 20); });
+    try {
+        sut.get("mul:64");
+        FAIL() << "a set larger than the available memory was read";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("parameters for mul:64"), std::string::npos) << what;
+        EXPECT_NE(what.find(daemon::params_path(dir_, "mul:64").string()), std::string::npos) << what;
+        EXPECT_NE(what.find("reading the file takes"), std::string::npos) << what;
+        EXPECT_NE(what.find("GB is available"), std::string::npos) << what;
+    }
+    EXPECT_TRUE(sut.loaded().empty());
+    sut.set_memory_probe([] { return std::optional<std::uint64_t>(); });
+    EXPECT_NE(sut.get("mul:64").params, nullptr);
+    EXPECT_EQ(sut.loaded().size(), 1u);
+}
+
+// The same before synthetic parameters are built (the test facility builds 51 GB at 32 GiB).
+TEST_F(ParamsStore, SyntheticParametersTheHostHasNoRoomForAreNotBuilt) {
+    daemon::params_store sut(dir_, {}, daemon::params_store::missing_official::synthetic);
+    sut.set_memory_probe([] { return std::optional<std::uint64_t>(std::uint64_t(3) << 30); });  // 3 GiB: 1 over the reserve
+    EXPECT_NO_THROW(sut.get("post:StackedDrgWinning2KiBV1"));  // ~30 MB of points fit
+    daemon::params_store tight(dir_, {}, daemon::params_store::missing_official::synthetic);
+    tight.set_memory_probe([] { return std::optional<std::uint64_t>(std::uint64_t(2) << 30); });  // the reserve alone
+    try {
+        tight.get("post:StackedDrgWinning2KiBV1");
+        FAIL() << "synthetic parameters were built without room for them";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("building its synthetic points takes"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(tight.loaded().empty());
+}

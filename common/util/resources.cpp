@@ -43,4 +43,9 @@ std::optional<uint64_t> host_memory_available_bytes() {
     return parse_mem_available(text.str());
 }
 
+bool host_memory_fits(uint64_t bytes, std::optional<uint64_t> available) {
+    if (!available) return true;
+    return bytes <= *available && *available - bytes >= HOST_MEMORY_RESERVE;
+}
+
 }  // namespace cuzk

@@ -20,4 +20,15 @@ std::optional<uint64_t> parse_mem_available(std::string_view meminfo);
 // process is killed once it touches the pages: ask this first.
 std::optional<uint64_t> host_memory_available_bytes();
 
+// What a large allocation must leave of the host's available memory: room for the rest of the process and the
+// other daemons.
+inline constexpr uint64_t HOST_MEMORY_RESERVE = uint64_t(2) << 30;
+
+// Whether |bytes| more may be allocated (and written) where the host has |available| bytes available
+// (host_memory_available_bytes), leaving HOST_MEMORY_RESERVE; where |available| is unknown, yes. Past that the
+// kernel kills the process as it writes the pages (seen: gpud on a 128 GiB H100 machine, making a 47 GiB host
+// copy of the 32 GiB PoRep points beside the 51 GB parameters and a 30 GiB ring) instead of the allocation
+// failing.
+bool host_memory_fits(uint64_t bytes, std::optional<uint64_t> available);
+
 }  // namespace cuzk

@@ -106,7 +106,7 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
     const size_t host_bytes =
         fit.n_g1 * 2 * sizeof(ff::fp_t) + (fit.b_g2_on_gpu ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0);
     const std::optional<uint64_t> host_available = host_memory_available_bytes();
-    if (!host_copy_fits(host_bytes, host_available))
+    if (!host_memory_fits(host_bytes, host_available))
         throw cuda::cuda_error(fmt::format(
             "GPU {}: the parameters' points do not fit the device ({:.1f} GiB free for {:.1f} GiB of points; "
             "[gpud] params_memory = \"{}\"), and their host copy ({:.1f} GiB) does not fit the {:.1f} GiB of "
@@ -114,7 +114,7 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
             "while writing it; use a GPU with room for the points, add host memory, or make the ring smaller "
             "([ring] slots x slot_bytes is held in memory)",
             fit.gpu, double(fit.avail) / gib, double(fit.need) / gib, to_string(fit.placement),
-            double(host_bytes) / gib, double(*host_available) / gib, double(HOST_COPY_RESERVE) / gib));
+            double(host_bytes) / gib, double(*host_available) / gib, double(HOST_MEMORY_RESERVE) / gib));
     r.segment_g1 = seg.g1;
     r.segment_g2 = seg.g2;
     r.host_g1 = host_points_buffer(fit.n_g1 * 2 * sizeof(ff::fp_t), fit);
