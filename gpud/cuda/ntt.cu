@@ -208,7 +208,8 @@ struct shared_tile {
 // DIT (decimation in time: bit-reversed in, natural out) runs the same passes in the reverse order, the stages
 // of a pass from its low bit up, with butterflies (u, v) -> (u + w^j v, u - w^j v). |pre|: the elements are
 // first multiplied by c g^bitrev(p) for their position p among the 2^log_n (the scaling and coset shift of
-// coefficients held in bit-reversed order, fused into the first DIT pass). |times| (DIF): the elements are
+// coefficients held in bit-reversed order, fused into the first DIT pass); in a DIF pass, by c g^p (a coset
+// forward transform's shift, fused into its first pass). |times| (DIF): the elements are
 // first multiplied by times.s times.y[p] (compute_h: the pointwise product of the coset evaluations, and the
 // division by Z, fused into the first pass of the last inverse transform).
 //
