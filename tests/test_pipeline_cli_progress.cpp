@@ -63,6 +63,11 @@ TEST(PipelineCliProgress, ProveThroughTheServicePrintsALinePerChangeWhenPiped) {
     const std::regex line(R"(job \d+ submitted|job \d+: (queued|running|done), [0-4]/4 partitions proved, )"
                           R"(\d+\.\d s elapsed)");
     for (const auto& l : lines) EXPECT_TRUE(std::regex_match(l, line)) << l;
-    ASSERT_GE(lines.size(), 3u) << r.output;  // submitted, at least one state on the way, done
+    ASSERT_GE(lines.size(), 2u) << r.output;  // submitted, done
+    EXPECT_NE(lines.front().find(" submitted"), std::string::npos) << r.output;
     EXPECT_NE(lines.back().find(": done, 4/4 partitions proved, "), std::string::npos) << r.output;
+    // A state on the way, where the job ran long enough to be seen running at the 1-second interval (about 2 s
+    // on two cores; under 1 s on a fast or idle host, seen once in CI, whose first answer is then "done").
+    const double took = std::stod(lines.back().substr(lines.back().find("proved, ") + 8));
+    if (took >= 1.5) EXPECT_GE(lines.size(), 3u) << r.output;
 }
