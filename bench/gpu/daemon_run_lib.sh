@@ -84,6 +84,22 @@ use_packed_bin() {
   DAEMON_DIR=$BIN
 }
 
+# A run's scratch directory and names, and its executables (choose_bin BIN): W (under /tmp/cz<LETTER>: short, as
+# the sockets' paths must fit a Unix socket address), TAG, RT, SPOOL, CONFIG, RING_NAME and LOCK_NAME (one lock per
+# GPU: {gpu} is its index), all named for KIND. The caller runs setup_runner next.
+new_run() {  # KIND LETTER BIN
+  LOADER_MODE=0
+  PACKED_LD_PATH=""
+  W=$(mktemp -d "/tmp/cz$2.XXXXXX") || exit 2
+  choose_bin "$3"
+  TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
+  RT=$W/rt
+  SPOOL=$W/spool
+  CONFIG=$W/cuzk.toml
+  RING_NAME=cuzk-$1-ring-$TAG
+  LOCK_NAME="cuzk-$1-lock-$TAG-gpu{gpu}"
+}
+
 setup_runner() {
   local s
   # shellcheck disable=SC2317  # run: called by the sourcing script

@@ -73,17 +73,7 @@ rm -f "$OUT"/{machine.txt,cuzk.toml,status.json,status.err,timeline.txt,timeline
 rm -f "$OUT"/{c1,up,warmup,bench,down,timeline}.log
 
 # --- the executables and how to run them -------------------------------------------------------------
-LOADER_MODE=0
-PACKED_LD_PATH=""
-W=$(mktemp -d /tmp/czr.XXXXXX)  # short: the sockets' paths must fit a Unix socket address
-choose_bin "${1:-}"
-
-TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
-RT=$W/rt
-SPOOL=$W/spool
-CONFIG=$W/cuzk.toml
-RING_NAME=cuzk-porep-ring-$TAG
-LOCK_NAME="cuzk-porep-lock-$TAG-gpu{gpu}"  # {gpu}: the GPU's index
+new_run porep r "${1:-}"
 
 setup_runner "$W/loader-bin"  # in loader mode, the daemons' wrapper scripts ($W/bin holds a build's links)
 

@@ -73,16 +73,7 @@ rm -rf "$OUT/logs"
 rm -f "$OUT"/{machine.txt,cuzk.toml,update.json,status.json,status.err,timeline.txt,timeline.json,samples.csv,summary.txt}
 rm -f "$OUT"/*.log "$OUT"/daemons*.txt "$OUT/jobs.csv"
 
-LOADER_MODE=0
-PACKED_LD_PATH=""
-W=$(mktemp -d /tmp/czu.XXXXXX)  # short: the sockets' paths must fit a Unix socket address
-choose_bin "${1:-}"
-TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
-RT=$W/rt
-SPOOL=$W/spool
-CONFIG=$W/cuzk.toml
-RING_NAME=cuzk-update-ring-$TAG
-LOCK_NAME="cuzk-update-lock-$TAG-gpu{gpu}"  # {gpu}: the GPU's index
+new_run update u "${1:-}"
 setup_runner "$W/loader-bin"
 T0=$(date +%s)
 
