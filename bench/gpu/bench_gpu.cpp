@@ -1440,7 +1440,8 @@ int main(int argc, char** argv) {
     // short run to put under a profiler (nsys, ncu), or one point of a sweep.
     // --one-ntt: one forward NTT and one H pipeline at 2^--max-log-ntt, --reps times (for profilers); with
     // --all-kinds also the inverse, coset forward and coset inverse transforms; --pairwise-reversal: the bit
-    // reversal element by element (ntt_context::set_tiled_reversal(false)).
+    // reversal element by element (ntt_context::set_tiled_reversal(false)); --register-stages N: radix 2^N inside
+    // the passes (ntt_context::set_register_stages).
     if (has_flag(argc, argv, "--one-ntt")) {
         try {
             const unsigned L = unsigned(max_log_ntt);
@@ -1448,6 +1449,7 @@ int main(int argc, char** argv) {
             ntt.prepare(L);
             for (int s = 0; s < 3; ++s) ntt.fill_random(s, L, 100 + s);
             if (has_flag(argc, argv, "--pairwise-reversal")) ntt.set_tiled_reversal(false);
+            ntt.set_register_stages(unsigned(arg_int(argc, argv, "--register-stages", 3)));
             auto time_kind = [&](cuda::ntt_kind kind) {
                 return median_ms(reps, [&] {
                     ntt.transform_resident(0, L, kind);
