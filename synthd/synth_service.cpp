@@ -12,6 +12,8 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "common/circuits/registry.hpp"
 #include "common/daemon/systemd_notify.hpp"
@@ -33,6 +35,7 @@
 #include "daemon/update_job_input.hpp"
 #include "ipc/endpoints.hpp"
 #include "ipc/shm_segment.hpp"
+#include "synthd/job_intake.hpp"
 #include "synthd/witness_floors.hpp"
 #include "synthd/work_queue.hpp"
 
@@ -61,6 +64,7 @@ public:
         j["pid"] = ::getpid();
         j["threads"] = config_.synthd.threads;
         j["queued"] = queue_.queued();
+        j["jobs_waiting_to_be_read"] = intake_.waiting();
         j["in_progress"] = queue_.in_progress();
         j["waiting_for_slot"] = waiting_for_slot_.load();
         j["memory_held_bytes"] = held_bytes_.load();
@@ -230,10 +234,15 @@ public:
     // A PoRep job's C1, parsed and checked once: later JOB messages of the job (re-dispatches, the rest of
     // its partitions) use the cached copy. The few most recent jobs are kept (job ids only grow); queued
     // partitions hold their own reference, so dropping an entry never pulls a C1 from under a worker.
+    // Filled by the intake thread alone, outside the lock while it parses; a cancel (loop thread) erases.
     std::shared_ptr<const daemon::porep_job_input> porep_input(const ipc::job_msg& m) {
-        if (auto it = porep_cache_.find(m.job_id); it != porep_cache_.end()) return it->second;
+        {
+            std::lock_guard lock(cache_mutex_);
+            if (auto it = porep_cache_.find(m.job_id); it != porep_cache_.end()) return it->second;
+        }
         auto in = std::make_shared<const daemon::porep_job_input>(
             daemon::read_porep_job_input(m.spool_path, m.spool_path, true));
+        std::lock_guard lock(cache_mutex_);
         porep_cache_[m.job_id] = in;
         while (porep_cache_.size() > porep_cache_jobs) porep_cache_.erase(porep_cache_.begin());
         return in;
@@ -243,15 +252,19 @@ public:
     // messages), every partition's circuit built; not verified again: assemblerd checked them natively at
     // submission, and the spool is the service's.
     std::shared_ptr<const daemon::update_job_input> update_input(const ipc::job_msg& m) {
-        if (auto it = update_cache_.find(m.job_id); it != update_cache_.end()) return it->second;
+        {
+            std::lock_guard lock(cache_mutex_);
+            if (auto it = update_cache_.find(m.job_id); it != update_cache_.end()) return it->second;
+        }
         auto in = std::make_shared<const daemon::update_job_input>(
             daemon::read_update_job_input(m.spool_path, m.spool_path, true, false));
+        std::lock_guard lock(cache_mutex_);
         update_cache_[m.job_id] = in;
         while (update_cache_.size() > update_cache_jobs) update_cache_.erase(update_cache_.begin());
         return in;
     }
 
-    // A JOB: read its input once, queue the listed partitions (all when the list is empty).
+    // A JOB, on the loop thread: a kind this synthd proves is handed to the intake thread (job_intake.hpp).
     void on_job(daemon::request_router& router, daemon::routed_request& req, const ipc::job_msg& m) {
         const bool post_kind = m.kind == ipc::proof_kind::window_post || m.kind == ipc::proof_kind::winning_post;
         if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2 && !post_kind &&
@@ -262,6 +275,35 @@ public:
                                            m.job_id, ipc::to_string(m.kind)));
             return;
         }
+        intake_.push({std::move(req.envelope), m});
+    }
+
+    // The intake thread: each JOB's input read (once per job, cached), its partitions queued.
+    void intake_loop() {
+        while (!daemon::shutdown_requested()) {
+            if (auto p = intake_.pop(100ms)) take_job(*p);
+        }
+    }
+
+    // An error for the sender of a JOB, answered from the loop thread (the router's socket is its alone).
+    void refuse(pending_job& p, std::string text) {
+        std::lock_guard lock(refusals_mutex_);
+        refusals_.push_back({std::move(p.envelope), std::move(text)});
+    }
+    void send_refusals(daemon::request_router& router) {
+        std::vector<std::pair<std::vector<zmq::message_t>, std::string>> due;
+        {
+            std::lock_guard lock(refusals_mutex_);
+            due.swap(refusals_);
+        }
+        for (auto& [envelope, text] : due)
+            router.reply_error(envelope, ipc::error_code::bad_request, ipc::message_type::job, std::move(text));
+    }
+
+    // Reads a JOB's input once and queues the listed partitions (all when the list is empty).
+    void take_job(pending_job& pending) {
+        const ipc::job_msg& m = pending.job;
+        const bool post_kind = m.kind == ipc::proof_kind::window_post || m.kind == ipc::proof_kind::winning_post;
         daemon::test_job_input input;
         std::shared_ptr<const daemon::porep_job_input> porep;
         std::shared_ptr<const daemon::post_job_input> post;
@@ -287,22 +329,24 @@ public:
             }
         } catch (const std::exception& e) {
             for (auto p : m.partitions) results_.push(ipc::partition_failed_msg{m.job_id, p, false, e.what()});
-            router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job, e.what());
+            refuse(pending, e.what());
             return;
         }
         // Checked against the job's own input before anything is allocated per partition: a JOB claiming
         // millions of partitions is refused at once instead of queueing (or failing) each of them.
         if (m.partition_count != input.partitions) {
-            router.reply_error(req.envelope, ipc::error_code::bad_request, ipc::message_type::job,
-                               fmt::format("job {}: JOB says partition_count {}, but its input ({}) has {} partitions",
-                                           m.job_id, m.partition_count, m.spool_path, input.partitions));
+            refuse(pending, fmt::format("job {}: JOB says partition_count {}, but its input ({}) has {} partitions",
+                                        m.job_id, m.partition_count, m.spool_path, input.partitions));
             return;
         }
-        {
-            // A job id seen again after a cancel is a new dispatch only if the assembler says so: it never
-            // re-dispatches a cancelled job, so the mark stays.
-            std::lock_guard lock(cancel_mutex_);
-            if (cancelled_.count(m.job_id)) return;
+        if (cancelled(m.job_id)) {
+            // Cancelled while its input was read: nothing queued, and its input not kept. A job id seen again
+            // after a cancel is a new dispatch only if the assembler says so: it never re-dispatches a
+            // cancelled job, so the mark stays.
+            std::lock_guard lock(cache_mutex_);
+            porep_cache_.erase(m.job_id);
+            update_cache_.erase(m.job_id);
+            return;
         }
         std::vector<std::uint32_t> parts = m.partitions;
         if (parts.empty())
@@ -348,12 +392,17 @@ public:
             std::lock_guard lock(cancel_mutex_);
             cancelled_.insert(m.job_id);
         }
-        porep_cache_.erase(m.job_id);
-        update_cache_.erase(m.job_id);
+        {
+            std::lock_guard lock(cache_mutex_);
+            porep_cache_.erase(m.job_id);
+            update_cache_.erase(m.job_id);
+        }
         const auto dropped = queue_.drop_job(m.job_id);
+        const auto unread = intake_.drop_job(m.job_id);
         // Freed here as well as by gpud: a cancel frees the ring while no gpud runs.
         const auto freed = writer_.discard_ready(m.job_id);
-        spdlog::info("job {} cancelled: {} queued partitions dropped, {} ready slots freed", m.job_id, dropped, freed);
+        spdlog::info("job {} cancelled: {} queued partitions and {} unread JOB messages dropped, {} ready slots freed",
+                     m.job_id, dropped, unread, freed);
     }
 
     int run() {
@@ -366,6 +415,7 @@ public:
         std::vector<std::thread> threads;
         for (unsigned i = 0; i < config_.synthd.threads; ++i) threads.emplace_back([this, i] { worker(i, false); });
         threads.emplace_back([this] { worker(config_.synthd.threads, true); });
+        threads.emplace_back([this] { intake_loop(); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
         spdlog::info("synthd serving: {} threads and one for PoSt only, ring '{}' ({} slots of {} bytes)",
@@ -378,6 +428,7 @@ public:
             ~joiner() {
                 daemon::request_shutdown();
                 self.queue_.close();
+                self.intake_.close();
                 for (auto& t : threads)
                     if (t.joinable()) t.join();
             }
@@ -395,11 +446,13 @@ public:
                                        fmt::format("synthd does not take {} messages (JOB, CANCEL, STATUS_REQUEST)",
                                                    ipc::to_string(ipc::type_of(req->body))));
             }
+            send_refusals(router);
             results_.send_to(results);
             pulse.tick();
         }
         daemon::notify_stopping();
         queue_.close();
+        intake_.close();
         for (auto& t : threads) t.join();
         if (results_.send_to(results) != 0) {
             results_.drop_unsent("assemblerd dispatches a partition it has no news of again (when the next synthd "
@@ -426,9 +479,13 @@ private:
     mutable std::mutex cancel_mutex_;
     std::set<std::uint64_t> cancelled_;
     static constexpr std::size_t porep_cache_jobs = 4;
-    std::map<std::uint64_t, std::shared_ptr<const daemon::porep_job_input>> porep_cache_;  // main thread only
+    std::mutex cache_mutex_;  // the two caches: filled by the intake thread, erased by a cancel
+    std::map<std::uint64_t, std::shared_ptr<const daemon::porep_job_input>> porep_cache_;
     static constexpr std::size_t update_cache_jobs = 4;
-    std::map<std::uint64_t, std::shared_ptr<const daemon::update_job_input>> update_cache_;  // main thread only
+    std::map<std::uint64_t, std::shared_ptr<const daemon::update_job_input>> update_cache_;
+    job_intake intake_;
+    std::mutex refusals_mutex_;
+    std::vector<std::pair<std::vector<zmq::message_t>, std::string>> refusals_;  // for the loop thread to send
 };
 
 }  // namespace

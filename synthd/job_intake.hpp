@@ -1,0 +1,48 @@
+// JOB messages received and not yet read. Reading a job's input is the slow part of taking it (a 32 GiB PoRep
+// C1 parsed, a WindowPoSt partition's ~58 MB of vanilla proofs decoded: hundreds of ms), so it runs on a thread
+// of its own, not on the loop thread, which keeps answering STATUS and CANCEL and receiving the next JOB.
+// Highest priority first, then arrival: a WinningPoSt's JOB waits for the one input being read at most,
+// never behind a queue of PoRep C1s.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include "ipc/messages.hpp"
+
+namespace cuzk::synthd {
+
+struct pending_job {
+    std::vector<zmq::message_t> envelope;  // the sender, to answer if the input is refused
+    ipc::job_msg job;
+};
+
+class job_intake {
+public:
+    void push(pending_job p);
+    // The first in line, once there is one; std::nullopt after |wait| or once closed.
+    std::optional<pending_job> pop(std::chrono::milliseconds wait);
+    // Drops the JOBs of |job_id| not yet read (a cancel); returns how many.
+    std::size_t drop_job(std::uint64_t job_id);
+    void close();
+    std::size_t waiting() const;
+
+private:
+    using key = std::tuple<std::int64_t, std::uint64_t>;  // (-priority, arrival)
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    std::map<key, pending_job> queue_;
+    std::uint64_t arrivals_ = 0;
+    bool closed_ = false;
+};
+
+}  // namespace cuzk::synthd
