@@ -10,12 +10,15 @@ void job_intake::push(pending_job p) {
         const key k{-static_cast<std::int64_t>(p.job.priority), arrivals_++};
         queue_.emplace(k, std::move(p));
     }
-    cv_.notify_one();
+    cv_.notify_all();  // two readers with different floors: the one this JOB is for must wake
 }
 
-std::optional<pending_job> job_intake::pop(std::chrono::milliseconds wait) {
+std::optional<pending_job> job_intake::pop(std::chrono::milliseconds wait, std::int32_t min_priority) {
     std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, wait, [&] { return closed_ || !queue_.empty(); }) || closed_) return std::nullopt;
+    const auto first_qualifies = [&] {
+        return !queue_.empty() && -std::get<0>(queue_.begin()->first) >= std::int64_t{min_priority};
+    };
+    if (!cv_.wait_for(lock, wait, [&] { return closed_ || first_qualifies(); }) || closed_) return std::nullopt;
     auto node = queue_.extract(queue_.begin());
     return std::move(node.mapped());
 }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -264,7 +265,7 @@ public:
         return in;
     }
 
-    // A JOB, on the loop thread: a kind this synthd proves is handed to the intake thread (job_intake.hpp).
+    // A JOB, on the loop thread: a kind this synthd proves is handed to the intake threads (job_intake.hpp).
     void on_job(daemon::request_router& router, daemon::routed_request& req, const ipc::job_msg& m) {
         const bool post_kind = m.kind == ipc::proof_kind::window_post || m.kind == ipc::proof_kind::winning_post;
         if (m.kind != ipc::proof_kind::test_circuit && m.kind != ipc::proof_kind::porep_c2 && !post_kind &&
@@ -278,10 +279,12 @@ public:
         intake_.push({std::move(req.envelope), m});
     }
 
-    // The intake thread: each JOB's input read (once per job, cached), its partitions queued.
-    void intake_loop() {
+    // An intake thread: each JOB's input read (once per job, cached), its partitions queued. |post_lane|: this one
+    // reads only JOBs of a PoSt's priority or above, so a WinningPoSt is not read after a C1 parse in progress.
+    void intake_loop(bool post_lane) {
+        const std::int32_t floor = post_lane ? post_priority_floor : std::numeric_limits<std::int32_t>::min();
         while (!daemon::shutdown_requested()) {
-            if (auto p = intake_.pop(100ms)) take_job(*p);
+            if (auto p = intake_.pop(100ms, floor)) take_job(*p);
         }
     }
 
@@ -300,7 +303,9 @@ public:
             router.reply_error(envelope, ipc::error_code::bad_request, ipc::message_type::job, std::move(text));
     }
 
-    // Reads a JOB's input once and queues the listed partitions (all when the list is empty).
+    // Reads a JOB's input once and queues the listed partitions (all when the list is empty). Both intake threads
+    // may run it at once (on different jobs, or on one job of a PoSt's priority): the caches and the work queue
+    // take their own locks, and the queue takes a partition once.
     void take_job(pending_job& pending) {
         const ipc::job_msg& m = pending.job;
         const bool post_kind = m.kind == ipc::proof_kind::window_post || m.kind == ipc::proof_kind::winning_post;
@@ -415,7 +420,8 @@ public:
         std::vector<std::thread> threads;
         for (unsigned i = 0; i < config_.synthd.threads; ++i) threads.emplace_back([this, i] { worker(i, false); });
         threads.emplace_back([this] { worker(config_.synthd.threads, true); });
-        threads.emplace_back([this] { intake_loop(); });
+        threads.emplace_back([this] { intake_loop(false); });
+        threads.emplace_back([this] { intake_loop(true); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
         spdlog::info("synthd serving: {} threads and one for PoSt only, ring '{}' ({} slots of {} bytes)",

@@ -1,9 +1,10 @@
 // synthd's JOB intake (synthd/job_intake.hpp): the JOBs waiting for their input to be read are taken highest
-// priority first, then in arrival order, so a WinningPoSt is read before the PoRep C1s that came ahead of it; a
-// cancel drops a job's unread JOBs; close wakes a waiting reader.
+// priority first, then in arrival order, so a WinningPoSt is read before the PoRep C1s that came ahead of it; the
+// PoSt reader takes only JOBs of a PoSt's priority; a cancel drops a job's unread JOBs; close wakes a reader.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -68,4 +69,20 @@ TEST(SynthdJobIntake, CloseWakesAWaitingReaderAndEndsTheIntake) {
     closer.join();
     in.push(job(1, 0));
     EXPECT_FALSE(in.pop(0ms)) << "nothing is read once closed";
+}
+
+TEST(SynthdJobIntake, ThePostReaderTakesOnlyPostJobsAndWakesForOne) {
+    job_intake in;
+    in.push(job(1, 0));  // a PoRep C1, first in line
+    EXPECT_FALSE(in.pop(20ms, ipc::post_priority_floor)) << "the PoSt reader leaves a PoRep JOB to the other";
+    std::optional<pending_job> taken;
+    std::thread post_reader([&] { taken = in.pop(5s, ipc::post_priority_floor); });
+    std::this_thread::sleep_for(50ms);
+    in.push(job(2, ipc::winning_post_priority));
+    post_reader.join();
+    ASSERT_TRUE(taken) << "a WinningPoSt wakes the PoSt reader";
+    EXPECT_EQ(taken->job.job_id, 2u);
+    auto rest = in.pop(0ms);
+    ASSERT_TRUE(rest);
+    EXPECT_EQ(rest->job.job_id, 1u);
 }
