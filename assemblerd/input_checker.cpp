@@ -1,13 +1,18 @@
 #include "assemblerd/input_checker.hpp"
 
 #include <exception>
+#include <limits>
+#include <utility>
 
 #include "common/util/errors.hpp"
 
 namespace cuzk::assemblerd {
 
-input_checker::input_checker(spool& s, bool check_circuit) : spool_(s), check_circuit_(check_circuit) {
-    for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { loop(); });
+input_checker::input_checker(spool& s, bool check_circuit, std::function<void(const job&)> before_check)
+    : spool_(s), check_circuit_(check_circuit), before_check_(std::move(before_check)) {
+    for (unsigned t = 0; t < threads; ++t)
+        threads_.emplace_back([this] { loop(std::numeric_limits<std::int32_t>::min()); });
+    threads_.emplace_back([this] { loop(urgent_priority); });
 }
 
 input_checker::~input_checker() {
@@ -22,9 +27,10 @@ input_checker::~input_checker() {
 void input_checker::submit(job j, ipc::c1_source source, std::string name, std::vector<std::byte> input) {
     {
         std::lock_guard lock(mutex_);
-        tasks_.push_back({std::move(j), source, std::move(name), std::move(input)});
+        const std::tuple<std::int64_t, std::uint64_t> key{-std::int64_t{j.priority}, arrivals_++};
+        tasks_.emplace(key, task{std::move(j), source, std::move(name), std::move(input)});
     }
-    cv_.notify_one();
+    cv_.notify_all();  // the urgent thread must wake for a WinningPoSt, whichever others wait
 }
 
 std::vector<input_checker::outcome> input_checker::take() {
@@ -39,16 +45,20 @@ std::size_t input_checker::busy() const {
     return tasks_.size() + running_;
 }
 
-void input_checker::loop() {
+void input_checker::loop(std::int32_t min_priority) {
     std::unique_lock lock(mutex_);
+    const auto first_qualifies = [&] {
+        return !tasks_.empty() && -std::get<0>(tasks_.begin()->first) >= std::int64_t{min_priority};
+    };
     while (true) {
-        cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+        cv_.wait(lock, [&] { return stop_ || first_qualifies(); });
         if (stop_) return;  // unanswered submissions: never journaled, their clients retry
-        task t = std::move(tasks_.front());
-        tasks_.pop_front();
+        task t = std::move(tasks_.begin()->second);
+        tasks_.erase(tasks_.begin());
         ++running_;
         lock.unlock();
         outcome o;
+        if (before_check_) before_check_(t.j);
         try {
             t.j.input = spool_.take_input(t.j.id, t.source, t.name, t.input);  // throws input_error naming it
             std::vector<std::byte>().swap(t.input);

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -153,6 +156,68 @@ TEST_F(AssemblerdSpool, TheInputCheckerSpoolsAndChecksOffTheLoop) {
             EXPECT_FALSE(fs::exists(s.root() / "jobs/2")) << "a refused input leaves nothing in the spool";
         }
     }
+}
+
+// A WinningPoSt submitted while every general checking thread is busy with a PoRep C1 (each ~1 s at 32 GiB;
+// held up here) is checked at once by the thread kept for its priority; a WindowPoSt waits, and goes ahead
+// of the PoRep C1s queued before it.
+TEST_F(AssemblerdSpool, AWinningPostIsCheckedAtOnceWhileC1sHoldEveryOtherThread) {
+    assemblerd::spool s(dir_ / "spool");
+    std::mutex m;
+    std::condition_variable cv;
+    std::set<std::uint64_t> released;  // C1s let through the hook
+    bool release_all = false;
+    std::vector<std::uint64_t> started;
+    assemblerd::input_checker checker(s, false, [&](const assemblerd::job& j) {
+        std::unique_lock lock(m);
+        started.push_back(j.id);
+        cv.notify_all();
+        if (j.priority == 0) cv.wait(lock, [&] { return release_all || released.count(j.id) != 0; });
+    });
+    auto submit = [&](std::uint64_t id, std::int32_t priority) {
+        assemblerd::job j;
+        j.id = id;
+        j.kind = ipc::proof_kind::porep_c2;  // the input's kind does not decide the order: its priority does
+        j.priority = priority;
+        checker.submit(std::move(j), ipc::c1_source::inline_bytes, c1_path_.string(), bytes_of(c1_path_));
+    };
+    auto wait_started = [&](std::size_t n) {
+        std::unique_lock lock(m);
+        return cv.wait_for(lock, std::chrono::seconds(30), [&] { return started.size() >= n; });
+    };
+    auto take_until = [&](std::vector<assemblerd::input_checker::outcome>& got, std::size_t n) {
+        for (int i = 0; i < 3000 && got.size() < n; ++i) {
+            for (auto& o : checker.take()) got.push_back(std::move(o));
+            if (got.size() < n) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    };
+    const unsigned general = assemblerd::input_checker::threads;
+    for (std::uint64_t id = 1; id <= general + 1; ++id) submit(id, 0);  // one more C1 than general threads
+    ASSERT_TRUE(wait_started(general));
+    submit(100, ipc::post_priority_floor);     // a WindowPoSt
+    submit(200, ipc::winning_post_priority);  // a WinningPoSt
+    std::vector<assemblerd::input_checker::outcome> got;
+    take_until(got, 1);
+    ASSERT_EQ(got.size(), 1u) << "only the WinningPoSt is through while the C1s hold the general threads";
+    EXPECT_EQ(got[0].checked.id, 200u);
+    EXPECT_EQ(got[0].error, "");
+    {
+        std::lock_guard lock(m);
+        released.insert(started.front());  // one general thread comes free: it takes the WindowPoSt
+    }
+    cv.notify_all();
+    ASSERT_TRUE(wait_started(general + 2));
+    {
+        std::lock_guard lock(m);
+        EXPECT_EQ(started[general], 200u);
+        EXPECT_EQ(started[general + 1], 100u) << "the WindowPoSt goes before the C1 queued ahead of it";
+        release_all = true;
+    }
+    cv.notify_all();
+    take_until(got, general + 3);
+    ASSERT_EQ(got.size(), general + 3);
+    for (const auto& o : got) EXPECT_EQ(o.error, "") << "job " << o.checked.id;
+    EXPECT_EQ(checker.busy(), 0u);
 }
 
 // Nothing a client sends makes the service read outside the spool: an input named by its path is refused naming
