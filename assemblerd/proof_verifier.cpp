@@ -14,8 +14,8 @@
 
 namespace cuzk::assemblerd {
 
-proof_verifier::proof_verifier(std::filesystem::path params_dir)
-    : params_dir_(std::move(params_dir)), thread_([this] { loop(); }) {}
+proof_verifier::proof_verifier(std::filesystem::path params_dir, std::function<void(const job&)> before_verify)
+    : params_dir_(std::move(params_dir)), before_verify_(std::move(before_verify)), thread_([this] { loop(); }) {}
 
 proof_verifier::~proof_verifier() {
     {
@@ -29,7 +29,8 @@ proof_verifier::~proof_verifier() {
 void proof_verifier::submit(job j) {
     {
         std::lock_guard lock(mutex_);
-        tasks_.push_back(std::move(j));
+        const std::tuple<std::int64_t, std::uint64_t> key{-std::int64_t{j.priority}, arrivals_++};
+        tasks_.emplace(key, std::move(j));
     }
     cv_.notify_all();
 }
@@ -51,11 +52,12 @@ void proof_verifier::loop() {
             std::unique_lock lock(mutex_);
             cv_.wait(lock, [&] { return stop_ || !tasks_.empty(); });
             if (stop_) return;
-            j = std::move(tasks_.front());
-            tasks_.pop_front();
+            j = std::move(tasks_.begin()->second);
+            tasks_.erase(tasks_.begin());
             running_ = 1;
         }
         outcome o{j.id, {}, {}, {}};
+        if (before_verify_) before_verify_(j);
         try {
             o.invalid = verify(j, o.vk_file);
         } catch (const std::exception& e) {

@@ -1,17 +1,19 @@
 // Verification of assembled proofs, off the main loop (a PoRep job of 10 partitions takes a while: the API
-// and the stages' results keep flowing meanwhile). One thread, jobs in completion order; the verifying keys
+// and the stages' results keep flowing meanwhile). One thread, jobs by priority, then in completion order (a
+// WinningPoSt's proof is not held behind the PoRep proofs that completed just before it); the verifying keys
 // stay prepared per shape. The loop hands a copy of the job in and takes outcomes back.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "daemon/file_identity.hpp"
@@ -29,7 +31,8 @@ public:
         std::string error;                   // verification could not run (vk missing or unfit, ...)
     };
 
-    explicit proof_verifier(std::filesystem::path params_dir);
+    // |before_verify| (tests): called on the verifying thread before each job is verified, to hold one up.
+    explicit proof_verifier(std::filesystem::path params_dir, std::function<void(const job&)> before_verify = {});
     ~proof_verifier();
     proof_verifier(const proof_verifier&) = delete;
     proof_verifier& operator=(const proof_verifier&) = delete;
@@ -44,6 +47,7 @@ private:
     std::vector<std::uint32_t> verify(const job& j, std::string& vk_file);
 
     const std::filesystem::path params_dir_;
+    const std::function<void(const job&)> before_verify_;
     struct loaded_vk {
         std::filesystem::path file;
         std::optional<daemon::file_identity> identity;  // read again when the file changes
@@ -52,7 +56,8 @@ private:
     std::map<std::string, loaded_vk> pvks_;  // by circuit shape; verifier thread only
     mutable std::mutex mutex_;
     std::condition_variable cv_;
-    std::deque<job> tasks_;
+    std::map<std::tuple<std::int64_t, std::uint64_t>, job> tasks_;  // by (-priority, completion)
+    std::uint64_t arrivals_ = 0;
     std::vector<outcome> done_;
     std::size_t running_ = 0;
     bool stop_ = false;
