@@ -6,7 +6,8 @@
 #   bench/gpu/run_pipeline_h200.sh [PREBUILT_DIR]
 #
 # PREBUILT_DIR: made by `bench/gpu/pack_prebuilt.sh BUILD DEST` from a build of the targets cuzk
-# cuzk-assemblerd cuzk-synthd cuzk-gpud (DEST/lib the libraries, DEST/glibc the C library and its loader).
+# cuzk-assemblerd cuzk-synthd cuzk-gpud (DEST/lib the libraries, DEST/glibc the C library and its loader), or a
+# build directory holding them.
 # The executables run with LD_LIBRARY_PATH=DEST/lib, or, when this machine's C library is older than the
 # build's, through the packed loader: `cuzk up` then starts the daemons through small wrapper scripts
 # (CUZK_BIN_DIR) that exec the loader under a name containing cuzk-<stage>, so that `cuzk down` still
@@ -34,6 +35,9 @@
 #   pipeline; 1 without)
 #   TIME_BUDGET=420  SETUP_TIMEOUT=150  UP_TIMEOUT=90  DOWN_TIMEOUT=40  FORCE_LOADER=0  KEEP=0 (keep the temp dir)
 #   RING_IN_TMP=0 (1: the ring in a file under the temp dir; automatic when /dev/shm has too little room)
+#   KILL_GPU (a GPU of GPUS: its gpud is killed with SIGKILL KILL_AFTER_S=10 seconds into the bench, while it
+#   proves, and started again by `cuzk up` RESTART_AFTER_S=2 seconds later; the bench must still complete every
+#   job: the other gpuds take the dead one's slots back; the kill, the restart and the slots reclaimed are printed)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=daemon_run_lib.sh source-path=SCRIPTDIR
@@ -67,10 +71,7 @@ rm -rf "$OUT/logs" "$OUT"/{machine.txt,cuzk.toml,status.json,timeline.txt,timeli
 rm -f "$OUT"/{configure,build,setup,up,warmup,bench,down,timeline}.log
 
 # --- the executables and how to run them -------------------------------------------------------------
-LOADER_MODE=0
-if [ -n "${1:-}" ]; then
-  use_packed_bin "$1"
-else
+if [ -z "${1:-}" ]; then
   BUILD=$SRC/build-gpu
   t0=$(date +%s)
   timeout 300 cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHITECTURES=90a \
@@ -78,22 +79,11 @@ else
   timeout 1800 cmake --build "$BUILD" --target cuzk cuzk-assemblerd cuzk-synthd cuzk-gpud -j"$CORES" \
     >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 2; }
   log "build: $(( $(date +%s) - t0 )) s (not in the time budget)"
-  BIN=$BUILD/pipeline-bin
-  mkdir -p "$BIN"
-  ln -sf "$BUILD/cli/cuzk" "$BIN/cuzk"
-  for s in assemblerd synthd gpud; do ln -sf "$BUILD/$s/cuzk-$s" "$BIN/cuzk-$s"; done
-  DAEMON_DIR=$BIN
+  set -- "$BUILD"
 fi
+new_run pipe p "$1"  # a packed directory or a build directory
 
-W=$(mktemp -d /tmp/czp.XXXXXX)  # short: the sockets' paths must fit a Unix socket address
-TAG=$(basename "$W" | tr -cd 'A-Za-z0-9')-$$
-RT=$W/rt
-SPOOL=$W/spool
-CONFIG=$W/cuzk.toml
-RING_NAME=cuzk-pipe-ring-$TAG
-LOCK_NAME="cuzk-pipe-lock-$TAG-gpu{gpu}"  # {gpu}: the GPU's index, one lock per GPU
-
-setup_runner "$W/bin"  # in loader mode, the daemons' wrapper scripts
+setup_runner "$W/loader-bin"  # in loader mode, the daemons' wrapper scripts ($W/bin holds a build's links)
 
 T0=$(date +%s)
 
@@ -169,8 +159,26 @@ if [ "$WARMUP" = 1 ]; then
     --out "$W/warmup.proof" || fail "warm-up job"
 fi
 
+KILLER=""
+if [ -n "${KILL_GPU:-}" ]; then
+  [[ ",$GPUS," == *",$KILL_GPU,"* ]] || fail "KILL_GPU=$KILL_GPU is not one of GPUS=$GPUS"
+  victim_pid_file=$RT/gpud-$KILL_GPU.pid
+  [ "$KILL_GPU" = "${GPUS%%,*}" ] && victim_pid_file=$RT/gpud.pid  # the configured GPU's gpud is "gpud"
+  (
+    sleep "${KILL_AFTER_S:-10}"
+    victim=$(cat "$victim_pid_file" 2>/dev/null)
+    [ -n "$victim" ] || { log "kill: no pid in $victim_pid_file"; exit 1; }
+    kill -KILL "$victim" && log "kill: gpud of GPU $KILL_GPU (pid $victim) killed with SIGKILL"
+    sleep "${RESTART_AFTER_S:-2}"
+    run 90 "$CUZK" up --config "$CONFIG" --gpus "$GPUS" --wait 80
+    log "restart: \`cuzk up\` exit $?; gpud of GPU $KILL_GPU now pid $(cat "$victim_pid_file" 2>/dev/null)"
+  ) >"$OUT/kill.log" 2>&1 &
+  KILLER=$!
+fi
+
 step bench 600 "$CUZK" bench --config "$CONFIG" -c "$JOBS" -j "$CONCURRENCY" --circuit "$CIRCUIT" \
   --partitions "$PARTITIONS" || fail "cuzk bench"
+[ -n "$KILLER" ] && wait "$KILLER"
 
 run 20 "$CUZK" status --json --config "$CONFIG" >"$OUT/status.json" 2>&1 || echo "cuzk status failed (see $OUT/status.json)"
 backend_used=$(grep -o '"backend": *"[a-z]*"' "$OUT/status.json" | head -1)
@@ -187,4 +195,11 @@ echo
 cat "$OUT/bench.log"
 echo
 sed -n '/^Gaps between GPU_END/,$p' "$OUT/timeline.txt"
+if [ -n "${KILL_GPU:-}" ]; then
+  echo
+  echo "kill -9 of GPU $KILL_GPU's gpud mid-run:"
+  cat "$OUT/kill.log"
+  grep -h "reclaimed from dead pid" "$OUT"/logs/gpud*.log | sed 's/^.*\] /  /'
+  grep -o '"reclaimed_proving": *[0-9]*' "$OUT/status.json" | sort | uniq -c | sed 's/^/  status: /'
+fi
 exit $STATUS
