@@ -129,6 +129,8 @@ public:
                 completion.retry_writes();
                 dispatch.check_timeouts(now);
                 expire_results(log, now);
+                if (log.bytes() >= journal_compacted_bytes_ + config_.assemblerd.journal_compact_kib * 1024)
+                    compact_while_running(log);
                 last_sweep = now;
             }
             pulse.tick();
@@ -162,9 +164,27 @@ private:
             // The journal as it is replays the same jobs: only its size waits for the next start.
             spdlog::warn("journal not compacted: {}; going on with it as it is", e.what());
         }
+        journal_compacted_bytes_ = log.bytes();
         if (!jobs_.all().empty())
             spdlog::info("journal {}: {} jobs recovered, next job id {}", spool_.journal_path().string(),
                          jobs_.all().size(), jobs_.next_id());
+    }
+
+    // The same rewrite between two turns of the loop: the job table holds every record appended so far, so
+    // the journal rewritten from it replays to the same jobs. A rewrite that fails leaves the journal as it
+    // was (and is tried again after as much growth again).
+    void compact_while_running(journal& log) {
+        const auto before = log.bytes();
+        std::vector<journal_record> records;
+        for (const auto& r : jobs_.live_records()) records.push_back(jr::encode(r));
+        try {
+            log.rewrite(records);
+            spdlog::info("journal {} compacted while running: {} -> {} bytes ({} jobs kept)",
+                         spool_.journal_path().string(), before, log.bytes(), jobs_.all().size());
+        } catch (const std::exception& e) {
+            spdlog::warn("journal not compacted: {}; going on with it as it is", e.what());
+        }
+        journal_compacted_bytes_ = log.bytes() > before ? before : log.bytes();
     }
 
     void expire_results(journal& log, std::uint64_t now) {
@@ -184,6 +204,7 @@ private:
     const daemon::config& config_;
     spool spool_;
     job_table jobs_;
+    std::uint64_t journal_compacted_bytes_ = 0;  // the journal's size after its last rewrite
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/crc.hpp>
@@ -88,6 +89,7 @@ journal::~journal() {
 
 void journal::open_for_append() {
     if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "opening the journal " + path_.string());
     torn_at_ = torn_tail(fd_);
@@ -112,7 +114,15 @@ off_t journal::torn_tail(int fd) {
     return 0;
 }
 
+std::uint64_t journal::bytes() const {
+    struct stat st {};
+    return fd_ >= 0 && ::fstat(fd_, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
 void journal::append(const journal_record& record) {
+    // A rewrite that renamed the new journal into place but could not open it left no file to append to: opened
+    // here (or the error is the caller's, nothing acted on), never the old file, which is no longer the journal.
+    if (fd_ < 0) open_for_append();
     // All or nothing: a record cut short by a failed write (ENOSPC, EIO) is cut off the file again, so the
     // next append does not glue onto it. Where even that fails, the next record starts on a line of its own
     // and replay drops the damaged one by its frame. Nothing was acted on: the caller gets the error.

@@ -10,11 +10,13 @@
 // (logged), never a refusal to start. Unframed lines (journals written before the frame) are read as they
 // are. A whole record that does not decode is an error naming the file and line number.
 // At start the journal is compacted: rewritten with only the records of live jobs (temp file, fsync,
-// rename), so it stays proportional to the jobs kept.
+// rename), so it stays proportional to the jobs kept; and again while running, each time it has grown by
+// [assemblerd] journal_compact_kib since (a service up for weeks would otherwise replay every record of them).
 #pragma once
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -41,6 +43,9 @@ public:
     // Throws std::system_error naming the file and the record type when the record could not be written
     // whole (it is then not in the journal).
     void append(const journal_record& record);
+
+    // The journal's size now (0 while it is not open).
+    std::uint64_t bytes() const;
 
 private:
     void open_for_append();

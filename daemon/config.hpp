@@ -33,6 +33,7 @@ struct assemblerd_section {
     double result_ttl_s = 24 * 3600;         // results never fetched are dropped after this
     std::uint32_t dispatch_window = 0;       // partitions handed to synthd and not synthesized yet; 0: threads + lookahead
     std::uint32_t max_partition_attempts = 3;  // retryable failures (a GPU's) of one partition before its job fails
+    std::uint64_t journal_compact_kib = 64 * 1024;  // journal growth that makes a running assemblerd compact it
     std::optional<int> numa_node;
     std::string cpus;
 };

@@ -30,7 +30,7 @@ const std::array<config_section, 7> sections{{
      "backend."},
 }};
 
-const std::array<config_key, 39> keys{{
+const std::array<config_key, 40> keys{{
     // [runtime]
     {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
      "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
@@ -94,6 +94,11 @@ const std::array<config_key, 39> keys{{
                "a partition three times"},
      "A partition whose attempts fail retryably (a GPU error) this often fails its job: `partition P failed N "
      "times; last error: ...`. The count is kept in memory and starts again when assemblerd restarts."},
+    {"assemblerd", "journal_compact_kib",
+     integer_key{CUZK_CONFIG_FIELD(assemblerd.journal_compact_kib), 4, std::int64_t{1} << 30},
+     "KiB: the journal (`<spool_dir>/journal`) is rewritten with the records of the jobs kept at every start, and "
+     "while running each time it has grown by this much since: 64 MiB by default (a 32 GiB PoRep job adds ~5 "
+     "KiB), so a service up for weeks replays its live jobs at the next start, not every record of those weeks."},
     {"assemblerd", "numa_node", optional_integer_key{CUZK_CONFIG_FIELD(assemblerd.numa_node), 0, 4095},
      "Run on this NUMA node's CPUs and allocate from its memory. `--numa-node` overrides it."},
     {"assemblerd", "cpus", text_key{CUZK_CONFIG_FIELD(assemblerd.cpus)},

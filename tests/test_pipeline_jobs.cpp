@@ -1,7 +1,8 @@
 // The three daemons as real processes: jobs of several partitions come back with every partition proof
 // valid; a repeated request id returns the same job; malformed and unsupported requests get error replies
 // and the daemons keep serving; proofs that do not verify fail their job (verified off assemblerd's loop) and
-// the service goes on; max_pending_jobs gives queue_full.
+// the service goes on; max_pending_jobs gives queue_full; the journal is compacted while running, and what
+// it keeps replays to the same service.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -130,4 +131,35 @@ TEST(PipelineJobs, MaxPendingJobsGivesQueueFull) {
     ASSERT_TRUE(std::holds_alternative<ipc::error_reply_msg>(r));
     EXPECT_EQ(std::get<ipc::error_reply_msg>(r).code, ipc::error_code::queue_full);
     EXPECT_NE(std::get<ipc::error_reply_msg>(r).text.find("max_pending_jobs"), std::string::npos);
+}
+
+// A running assemblerd rewrites its journal with the kept jobs' records each time it has grown by
+// [assemblerd] journal_compact_kib (here 4 KiB: a few jobs), not only at start; results expire meanwhile, and
+// a restart replays the compacted journal to the same jobs and job ids.
+TEST(PipelineJobs, TheJournalIsCompactedWhileRunning) {
+    pipeline sut({.assemblerd_config = "journal_compact_kib = 4\nresult_ttl_s = 3"});
+    sut.start_all();
+    const std::string circuit = "mul:64";
+    std::vector<std::uint64_t> ids;
+    for (std::uint64_t j = 0; j < 12; ++j) ids.push_back(sut.submit_ok(circuit, 2, 500 + j));
+    for (std::size_t j = 0; j < ids.size(); ++j) sut.expect_valid(sut.await(ids[j]), circuit, 2, 500 + j);
+    const auto journal_path = sut.config().runtime.spool_dir / "journal";
+    ASSERT_TRUE(pipeline::wait_for([&] { return sut.log_of("assemblerd").find("compacted while running") != std::string::npos; },
+                                   std::chrono::seconds(30)))
+        << "12 jobs of 2 partitions write well over 4 KiB of records:\n" << sut.log_of("assemblerd");
+    // The results expire (3 s): their jobs leave the table, and a later compaction leaves their records out.
+    ASSERT_TRUE(pipeline::wait_for([&] { return nlohmann::json::parse(sut.status_text())["jobs"].empty(); },
+                                   std::chrono::seconds(30)))
+        << sut.status_text();
+    const auto kept = sut.submit_ok(circuit, 2, 600);
+    sut.expect_valid(sut.await(kept), circuit, 2, 600);
+    sut.stop("assemblerd");
+    sut.start("assemblerd");
+    const auto status = nlohmann::json::parse(sut.status_text());
+    ASSERT_EQ(status["jobs"].size(), 1u) << "the job not yet expired is replayed: " << status.dump();
+    EXPECT_EQ(status["jobs"][0]["state"], "done");
+    const auto next = sut.submit_ok(circuit, 2, 601);
+    EXPECT_GT(next, kept) << "job ids go on from the compacted journal's";
+    sut.expect_valid(sut.await(next), circuit, 2, 601);
+    EXPECT_LT(std::filesystem::file_size(journal_path), 64u * 1024) << "the journal stays near its live jobs' size";
 }

@@ -52,6 +52,7 @@ struct pipeline_options {
     std::string gpud_backend{};          // [gpud] backend; empty: the default
     std::uint32_t max_partition_attempts = 0;  // [assemblerd] max_partition_attempts; 0: the default
     std::string extra_config{};  // TOML appended to the configuration: sections the options above do not set ([api])
+    std::string assemblerd_config{};  // TOML lines added to [assemblerd]
     std::string segments_of{};   // non-empty: the ring and GPU 0's lock are named as that pipeline tag's (two
                                  // services configured with the same names)
     std::string lock_of{};       // non-empty: GPU 0's lock alone is named as that pipeline tag's
@@ -100,6 +101,7 @@ slot_bytes = {7}
 partition_timeout_s = {3}
 max_pending_jobs = {6}
 {10}
+{13}
 [synthd]
 threads = {4}
 lookahead = 1
@@ -115,7 +117,7 @@ lock_name = "{8}"
                            o.max_partition_attempts == 0
                                ? ""
                                : fmt::format("max_partition_attempts = {}", o.max_partition_attempts),
-                           o.extra_config, segment_tag());
+                           o.extra_config, segment_tag(), o.assemblerd_config);
     }
 
     // GPU 0's lock is the configuration's ([gpud] lock_name); another GPU's gpud reads a copy of the
