@@ -1399,10 +1399,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "no GPU present (%s)\n", why.c_str());
         return 3;
     }
-    if (has_flag(argc, argv, "--r1cs")) {
+    // The modes that fill |table|: run, then the table printed whatever the outcome (an error is reported first).
+    auto table_mode = [&](int (*mode)(int, char**)) {
         int rc = 1;
         try {
-            rc = r1cs_bench(argc, argv);
+            rc = mode(argc, argv);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "error: %s\n", e.what());
             rc = 1;
@@ -1410,31 +1411,10 @@ int main(int argc, char** argv) {
         std::printf("\n| what | ms | note |\n|---|---:|---|\n");
         for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
         return rc;
-    }
-    if (has_flag(argc, argv, "--compact-partition")) {
-        int rc = 1;
-        try {
-            rc = compact_bench(argc, argv);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "error: %s\n", e.what());
-            rc = 1;
-        }
-        std::printf("\n| what | ms | note |\n|---|---:|---|\n");
-        for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
-        return rc;
-    }
-    if (has_flag(argc, argv, "--partition")) {
-        int rc = 1;
-        try {
-            rc = partition_bench(argc, argv);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "error: %s\n", e.what());
-            rc = 1;
-        }
-        std::printf("\n| what | ms | note |\n|---|---:|---|\n");
-        for (const auto& r : table) std::printf("| %s | %.2f | %s |\n", r.what.c_str(), r.ms, r.note.c_str());
-        return rc;
-    }
+    };
+    if (has_flag(argc, argv, "--r1cs")) return table_mode(r1cs_bench);
+    if (has_flag(argc, argv, "--compact-partition")) return table_mode(compact_bench);
+    if (has_flag(argc, argv, "--partition")) return table_mode(partition_bench);
     // --one-msm: one G1 MSM shape only (G2 with --g2), 2^--max-log-msm random scalars (PoRep-like with
     // --porep), --reps times with msm_options from --buckets, --ones, --window-bits and --uniform-windows: a
     // short run to put under a profiler (nsys, ncu), or one point of a sweep.
