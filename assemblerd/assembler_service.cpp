@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -50,7 +51,10 @@ public:
         daemon::instance_lock lock(config_.runtime.dir, "assemblerd");
         replay_journal();
         journal log(spool_.journal_path());
-        compact(log);
+        compact(log, false);
+        if (!jobs_.all().empty())
+            spdlog::info("journal {}: {} jobs recovered, next job id {}", spool_.journal_path().string(),
+                         jobs_.all().size(), jobs_.next_id());
         zmq::context_t context(1);
         // The front door: the service's group submits and awaits here (clients never reach the stages' sockets).
         daemon::request_router api(context, config_.endpoint(ipc::socket_names::api), ipc::socket_access::group);
@@ -130,7 +134,7 @@ public:
                 dispatch.check_timeouts(now);
                 expire_results(log, now);
                 if (log.bytes() >= journal_compacted_bytes_ + config_.assemblerd.journal_compact_kib * 1024)
-                    compact_while_running(log);
+                    compact(log, true);
                 last_sweep = now;
             }
             pulse.tick();
@@ -154,37 +158,23 @@ private:
         }
     }
 
-    // Rewrites the journal with the records of the jobs kept, so it stays proportional to them.
-    void compact(journal& log) {
-        std::vector<journal_record> records;
-        for (const auto& r : jobs_.live_records()) records.push_back(jr::encode(r));
-        try {
-            log.rewrite(records);
-        } catch (const std::exception& e) {
-            // The journal as it is replays the same jobs: only its size waits for the next start.
-            spdlog::warn("journal not compacted: {}; going on with it as it is", e.what());
-        }
-        journal_compacted_bytes_ = log.bytes();
-        if (!jobs_.all().empty())
-            spdlog::info("journal {}: {} jobs recovered, next job id {}", spool_.journal_path().string(),
-                         jobs_.all().size(), jobs_.next_id());
-    }
-
-    // The same rewrite between two turns of the loop: the job table holds every record appended so far, so
-    // the journal rewritten from it replays to the same jobs. A rewrite that fails leaves the journal as it
-    // was (and is tried again after as much growth again).
-    void compact_while_running(journal& log) {
+    // Rewrites the journal with the records of the jobs kept, so it stays proportional to them: at start, and
+    // between two turns of the loop once it has grown by journal_compact_kib (the job table holds every record
+    // appended so far, so the rewritten journal replays to the same jobs). A rewrite that fails leaves the
+    // journal as it was: the same jobs replay, only its size waits (for the next start, or as much growth again).
+    void compact(journal& log, bool while_running) {
         const auto before = log.bytes();
         std::vector<journal_record> records;
         for (const auto& r : jobs_.live_records()) records.push_back(jr::encode(r));
         try {
             log.rewrite(records);
-            spdlog::info("journal {} compacted while running: {} -> {} bytes ({} jobs kept)",
-                         spool_.journal_path().string(), before, log.bytes(), jobs_.all().size());
+            if (while_running)
+                spdlog::info("journal {} compacted while running: {} -> {} bytes ({} jobs kept)",
+                             spool_.journal_path().string(), before, log.bytes(), jobs_.all().size());
         } catch (const std::exception& e) {
             spdlog::warn("journal not compacted: {}; going on with it as it is", e.what());
         }
-        journal_compacted_bytes_ = log.bytes() > before ? before : log.bytes();
+        journal_compacted_bytes_ = std::min(before, log.bytes());
     }
 
     void expire_results(journal& log, std::uint64_t now) {

@@ -1,7 +1,6 @@
 #include "assemblerd/input_checker.hpp"
 
 #include <exception>
-#include <limits>
 #include <utility>
 
 #include "common/util/errors.hpp"
@@ -11,7 +10,7 @@ namespace cuzk::assemblerd {
 input_checker::input_checker(spool& s, bool check_circuit, std::function<void(const job&)> before_check)
     : spool_(s), check_circuit_(check_circuit), before_check_(std::move(before_check)) {
     for (unsigned t = 0; t < threads; ++t)
-        threads_.emplace_back([this] { loop(std::numeric_limits<std::int32_t>::min()); });
+        threads_.emplace_back([this] { loop(priority_fifo<task>::any_priority); });
     threads_.emplace_back([this] { loop(urgent_priority); });
 }
 
@@ -27,8 +26,8 @@ input_checker::~input_checker() {
 void input_checker::submit(job j, ipc::c1_source source, std::string name, std::vector<std::byte> input) {
     {
         std::lock_guard lock(mutex_);
-        const std::tuple<std::int64_t, std::uint64_t> key{-std::int64_t{j.priority}, arrivals_++};
-        tasks_.emplace(key, task{std::move(j), source, std::move(name), std::move(input)});
+        const auto priority = j.priority;
+        tasks_.push(priority, task{std::move(j), source, std::move(name), std::move(input)});
     }
     cv_.notify_all();  // the urgent thread must wake for a WinningPoSt, whichever others wait
 }
@@ -47,14 +46,10 @@ std::size_t input_checker::busy() const {
 
 void input_checker::loop(std::int32_t min_priority) {
     std::unique_lock lock(mutex_);
-    const auto first_qualifies = [&] {
-        return !tasks_.empty() && -std::get<0>(tasks_.begin()->first) >= std::int64_t{min_priority};
-    };
     while (true) {
-        cv_.wait(lock, [&] { return stop_ || first_qualifies(); });
+        cv_.wait(lock, [&] { return stop_ || tasks_.first_at_least(min_priority); });
         if (stop_) return;  // unanswered submissions: never journaled, their clients retry
-        task t = std::move(tasks_.begin()->second);
-        tasks_.erase(tasks_.begin());
+        task t = tasks_.pop();
         ++running_;
         lock.unlock();
         outcome o;

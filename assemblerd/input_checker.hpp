@@ -13,16 +13,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <limits>
-#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <vector>
 
 #include "assemblerd/job.hpp"
 #include "assemblerd/spool.hpp"
+#include "common/util/priority_fifo.hpp"
 #include "ipc/messages.hpp"
 
 namespace cuzk::assemblerd {
@@ -67,8 +65,7 @@ private:
     const std::function<void(const job&)> before_check_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;
-    std::map<std::tuple<std::int64_t, std::uint64_t>, task> tasks_;  // by (-priority, arrival)
-    std::uint64_t arrivals_ = 0;
+    priority_fifo<task> tasks_;
     std::vector<outcome> done_;
     std::size_t running_ = 0;
     bool stop_ = false;

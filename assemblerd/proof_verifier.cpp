@@ -29,8 +29,8 @@ proof_verifier::~proof_verifier() {
 void proof_verifier::submit(job j) {
     {
         std::lock_guard lock(mutex_);
-        const std::tuple<std::int64_t, std::uint64_t> key{-std::int64_t{j.priority}, arrivals_++};
-        tasks_.emplace(key, std::move(j));
+        const auto priority = j.priority;
+        tasks_.push(priority, std::move(j));
     }
     cv_.notify_all();
 }
@@ -52,8 +52,7 @@ void proof_verifier::loop() {
             std::unique_lock lock(mutex_);
             cv_.wait(lock, [&] { return stop_ || !tasks_.empty(); });
             if (stop_) return;
-            j = std::move(tasks_.begin()->second);
-            tasks_.erase(tasks_.begin());
+            j = tasks_.pop();
             running_ = 1;
         }
         outcome o{j.id, {}, {}, {}};

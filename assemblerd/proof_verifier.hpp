@@ -13,12 +13,12 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <vector>
 
 #include "daemon/file_identity.hpp"
 #include "assemblerd/job.hpp"
 #include "common/groth16/verifier.hpp"
+#include "common/util/priority_fifo.hpp"
 
 namespace cuzk::assemblerd {
 
@@ -56,8 +56,7 @@ private:
     std::map<std::string, loaded_vk> pvks_;  // by circuit shape; verifier thread only
     mutable std::mutex mutex_;
     std::condition_variable cv_;
-    std::map<std::tuple<std::int64_t, std::uint64_t>, job> tasks_;  // by (-priority, completion)
-    std::uint64_t arrivals_ = 0;
+    priority_fifo<job> tasks_;
     std::vector<outcome> done_;
     std::size_t running_ = 0;
     bool stop_ = false;

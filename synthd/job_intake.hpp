@@ -9,15 +9,13 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <map>
 #include <mutex>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 #include <zmq.hpp>
 
+#include "common/util/priority_fifo.hpp"
 #include "ipc/messages.hpp"
 
 namespace cuzk::synthd {
@@ -32,18 +30,16 @@ public:
     void push(pending_job p);
     // The first in line once it is of at least |min_priority|; std::nullopt after |wait| or once closed.
     std::optional<pending_job> pop(std::chrono::milliseconds wait,
-                                   std::int32_t min_priority = std::numeric_limits<std::int32_t>::min());
+                                   std::int32_t min_priority = priority_fifo<pending_job>::any_priority);
     // Drops the JOBs of |job_id| not yet read (a cancel); returns how many.
     std::size_t drop_job(std::uint64_t job_id);
     void close();
     std::size_t waiting() const;
 
 private:
-    using key = std::tuple<std::int64_t, std::uint64_t>;  // (-priority, arrival)
     mutable std::mutex mutex_;
     std::condition_variable cv_;
-    std::map<key, pending_job> queue_;
-    std::uint64_t arrivals_ = 0;
+    priority_fifo<pending_job> queue_;
     bool closed_ = false;
 };
 

@@ -235,7 +235,7 @@ public:
     // A PoRep job's C1, parsed and checked once: later JOB messages of the job (re-dispatches, the rest of
     // its partitions) use the cached copy. The few most recent jobs are kept (job ids only grow); queued
     // partitions hold their own reference, so dropping an entry never pulls a C1 from under a worker.
-    // Filled by the intake thread alone, outside the lock while it parses; a cancel (loop thread) erases.
+    // Filled by the intake threads, outside the lock while they parse; a cancel (loop thread) erases.
     std::shared_ptr<const daemon::porep_job_input> porep_input(const ipc::job_msg& m) {
         {
             std::lock_guard lock(cache_mutex_);

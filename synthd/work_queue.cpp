@@ -6,7 +6,8 @@ bool work_queue::push(work_item item) {
     {
         std::lock_guard lock(mutex_);
         if (!known_.emplace(item.job_id, item.partition).second) return false;
-        queue_.emplace(key{-static_cast<std::int64_t>(item.priority), arrivals_++}, std::move(item));
+        const auto priority = item.priority;
+        queue_.push(priority, std::move(item));
     }
     cv_.notify_one();
     return true;
@@ -14,13 +15,10 @@ bool work_queue::push(work_item item) {
 
 std::optional<work_item> work_queue::pop(std::chrono::milliseconds wait, std::int32_t min_priority) {
     std::unique_lock lock(mutex_);
-    const auto first_qualifies = [&] {
-        return !queue_.empty() && -std::get<0>(queue_.begin()->first) >= std::int64_t{min_priority};
-    };
-    if (!cv_.wait_for(lock, wait, [&] { return closed_ || first_qualifies(); }) || closed_) return std::nullopt;
-    auto node = queue_.extract(queue_.begin());
+    if (!cv_.wait_for(lock, wait, [&] { return closed_ || queue_.first_at_least(min_priority); }) || closed_)
+        return std::nullopt;
     ++in_progress_;
-    return std::move(node.mapped());
+    return queue_.pop();
 }
 
 void work_queue::done(std::uint64_t job_id, std::uint32_t partition) {
@@ -31,17 +29,11 @@ void work_queue::done(std::uint64_t job_id, std::uint32_t partition) {
 
 std::size_t work_queue::drop_job(std::uint64_t job_id) {
     std::lock_guard lock(mutex_);
-    std::size_t dropped = 0;
-    for (auto it = queue_.begin(); it != queue_.end();) {
-        if (it->second.job_id == job_id) {
-            known_.erase({job_id, it->second.partition});
-            it = queue_.erase(it);
-            ++dropped;
-        } else {
-            ++it;
-        }
-    }
-    return dropped;
+    return queue_.erase_if([&](const work_item& w) {
+        if (w.job_id != job_id) return false;
+        known_.erase({job_id, w.partition});
+        return true;
+    });
 }
 
 void work_queue::close() {

@@ -6,16 +6,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
-#include <limits>
-#include <tuple>
 #include <utility>
 
+#include "common/util/priority_fifo.hpp"
 #include "daemon/porep_job_input.hpp"
 #include "daemon/post_job_input.hpp"
 #include "daemon/update_job_input.hpp"
@@ -43,7 +41,7 @@ public:
     // Blocks until an item of at least |min_priority| is first in line, or |wait| passes / close(); the item is then
     // "in progress" until done().
     std::optional<work_item> pop(std::chrono::milliseconds wait,
-                                 std::int32_t min_priority = std::numeric_limits<std::int32_t>::min());
+                                 std::int32_t min_priority = priority_fifo<work_item>::any_priority);
     void done(std::uint64_t job_id, std::uint32_t partition);
     // Drops the queued partitions of |job_id|; returns how many.
     std::size_t drop_job(std::uint64_t job_id);
@@ -53,13 +51,11 @@ public:
     std::size_t in_progress() const;
 
 private:
-    using key = std::tuple<std::int64_t, std::uint64_t>;  // (-priority, arrival)
     mutable std::mutex mutex_;
     std::condition_variable cv_;
-    std::map<key, work_item> queue_;
+    priority_fifo<work_item> queue_;
     std::set<std::pair<std::uint64_t, std::uint32_t>> known_;  // queued or in progress
     std::size_t in_progress_ = 0;
-    std::uint64_t arrivals_ = 0;
     bool closed_ = false;
 };
 
