@@ -31,10 +31,17 @@ COLUMNS = [
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    min_grid = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    try:
+        min_grid = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    except ValueError:
+        sys.exit(f"ncu_pipe_table.py: MIN_GRID '{sys.argv[2]}' is not a whole number")
     by_metric = {metric: name for name, metric in COLUMNS}
     kernels = []
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as report:
+    try:
+        report = open(sys.argv[1], encoding="utf-8", errors="replace")
+    except OSError as e:
+        sys.exit(f"ncu_pipe_table.py: cannot read the report {sys.argv[1]}: {e.strerror}")
+    with report:
         for line in report:
             head = re.match(r"\s+(?:void )?([A-Za-z_][\w:<>]*?)(?:<([^,(]*)[^(]*)?\(.*\((\d+), 1, 1\)x\((\d+), 1, 1\), Context", line)
             if head:
