@@ -12,9 +12,8 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
-#include "common/groth16/params_file.hpp"
+#include "cli/partition_proofs.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/groth16/verifier.hpp"
 #include "common/post/public_inputs.hpp"
@@ -67,25 +66,10 @@ bool verify_post(const verify_post_options& o) {
     const std::vector<post::public_sector> sectors = post::circuit_public_sectors(proof, given);
     const uint64_t partitions = proof.partitions_for(given.size());
 
-    const groth16::verifying_key vk = groth16::read_vk(o.vk);
-    const size_t want_ic = proof.public_inputs_per_partition() + 1;
-    if (vk.ic.size() != want_ic)
-        throw input_error(o.vk + ": the verifying key has " + std::to_string(vk.ic.size()) + " IC points; " +
-                          std::string(proof.name) + " needs " + std::to_string(want_ic) +
-                          " (is this the key of another PoSt circuit?)");
-    const auto bytes = read_file_bytes(o.proof, "proof");
-    const uint64_t want_bytes = partitions * groth16::PROOF_BYTES;
-    if (bytes.size() != want_bytes)
-        throw input_error(o.proof + ": " + std::to_string(bytes.size()) + " bytes; " + std::to_string(given.size()) +
-                          " sector(s) of " + std::string(proof.name) + " make " + std::to_string(partitions) +
-                          " partition proof(s) of " + std::to_string(groth16::PROOF_BYTES) + " bytes = " +
-                          std::to_string(want_bytes));
-    std::vector<groth16::proof> proofs;
-    try {
-        proofs = groth16::proofs_from_bytes(bytes);
-    } catch (const groth16::proof_decode_error& e) {
-        throw input_error(o.proof + ": " + e.what());
-    }
+    const groth16::verifying_key vk =
+        read_vk_for(o.vk, proof.public_inputs_per_partition(), proof.name, "another PoSt circuit");
+    const std::vector<groth16::proof> proofs = read_partition_proofs(
+        o.proof, partitions, std::to_string(given.size()) + " sector(s) of " + std::string(proof.name) + " make");
     const auto pvk = groth16::prepare_verifying_key(vk);
     for (uint64_t k = 0; k < partitions; ++k)
         if (!groth16::verify_proof(pvk, proofs[k],

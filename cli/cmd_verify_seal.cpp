@@ -13,8 +13,8 @@
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
+#include "cli/partition_proofs.hpp"
 #include "cli/verify_seal.hpp"
-#include "common/groth16/params_file.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/groth16/verifier.hpp"
 #include "common/porep/public_inputs.hpp"
@@ -43,24 +43,10 @@ bool verify_seal(const verify_seal_options& o) {
     }
     pub.replica_id = porep::generate_replica_id(prover_id, o.sector_id, ticket, comm_d_bytes, porep_id);
 
-    const groth16::verifying_key vk = groth16::read_vk(o.vk);
-    const size_t want_ic = proof.public_inputs_per_partition() + 1;
-    if (vk.ic.size() != want_ic)
-        throw input_error(o.vk + ": the verifying key has " + std::to_string(vk.ic.size()) + " IC points; " +
-                          std::string(proof.name) + " needs " + std::to_string(want_ic) +
-                          " (is this the key of another sector size?)");
-    const auto bytes = read_file_bytes(o.proof, "proof");
-    const size_t want_bytes = size_t(proof.partitions) * groth16::PROOF_BYTES;
-    if (bytes.size() != want_bytes)
-        throw input_error(o.proof + ": " + std::to_string(bytes.size()) + " bytes; " + std::string(proof.name) +
-                          " proofs are " + std::to_string(proof.partitions) + " x " +
-                          std::to_string(groth16::PROOF_BYTES) + " = " + std::to_string(want_bytes) + " bytes");
-    std::vector<groth16::proof> proofs;
-    try {
-        proofs = groth16::proofs_from_bytes(bytes);
-    } catch (const groth16::proof_decode_error& e) {
-        throw input_error(o.proof + ": " + e.what());
-    }
+    const groth16::verifying_key vk =
+        read_vk_for(o.vk, proof.public_inputs_per_partition(), proof.name, "another sector size");
+    const std::vector<groth16::proof> proofs =
+        read_partition_proofs(o.proof, proof.partitions, std::string(proof.name) + " makes");
 
     const graph::stacked_graph graph(proof.nodes, porep_id, version);
     const auto pvk = groth16::prepare_verifying_key(vk);

@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
-#include "common/groth16/params_file.hpp"
+#include "cli/partition_proofs.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/groth16/verifier.hpp"
 #include "common/update/public_inputs.hpp"
@@ -35,24 +34,11 @@ bool verify_update(const verify_update_options& o) {
     const ff::fr_t comm_r_new = parse_fr_hex("--comm-r-new", o.comm_r_new);
     const ff::fr_t comm_d_new = parse_fr_hex("--comm-d-new", o.comm_d_new);
 
-    const groth16::verifying_key vk = groth16::read_vk(o.vk);
-    const size_t want_ic = update::generate_public_inputs(shape, 0, h, comm_r_old, comm_d_new, comm_r_new).size() + 1;
-    if (vk.ic.size() != want_ic)
-        throw input_error(o.vk + ": the verifying key has " + std::to_string(vk.ic.size()) + " IC points; " +
-                          std::string(proof.name) + " needs " + std::to_string(want_ic) +
-                          " (is this the key of another circuit?)");
-    const auto bytes = read_file_bytes(o.proof, "proof");
-    const uint64_t want_bytes = uint64_t(shape.partition_count) * groth16::PROOF_BYTES;
-    if (bytes.size() != want_bytes)
-        throw input_error(o.proof + ": " + std::to_string(bytes.size()) + " bytes; " + std::string(proof.name) +
-                          " makes " + std::to_string(shape.partition_count) + " partition proof(s) of " +
-                          std::to_string(groth16::PROOF_BYTES) + " bytes = " + std::to_string(want_bytes));
-    std::vector<groth16::proof> proofs;
-    try {
-        proofs = groth16::proofs_from_bytes(bytes);
-    } catch (const groth16::proof_decode_error& e) {
-        throw input_error(o.proof + ": " + e.what());
-    }
+    const groth16::verifying_key vk =
+        read_vk_for(o.vk, update::generate_public_inputs(shape, 0, h, comm_r_old, comm_d_new, comm_r_new).size(),
+                    proof.name, "another circuit");
+    const std::vector<groth16::proof> proofs =
+        read_partition_proofs(o.proof, shape.partition_count, std::string(proof.name) + " makes");
     const auto pvk = groth16::prepare_verifying_key(vk);
     for (unsigned k = 0; k < shape.partition_count; ++k)
         if (!groth16::verify_proof(pvk, proofs[k],
