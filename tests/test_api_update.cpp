@@ -42,6 +42,7 @@ inline const char* stage_binary(const char* dir, const char* name) {
 #include "support/daemons_up.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 using namespace cuzk;
 using cuzk::test::run_cuzk;
@@ -186,7 +187,7 @@ TEST(ApiUpdateThroughTheDaemons, ProvedAndVerifiedBadInputsRefusedNamingTheParti
     const auto params_dir = sut.config().gpud.params_dir;
     const std::string cfg = "--config " + (dir / "cuzk.toml").string();
     const auto update = seal(dir / "seal");
-    auto setup = run_cuzk("setup --circuit update:StackedDrgUpdate2KiBV1 --out " + params_dir.string());
+    auto setup = cuzk::test::setup_into("update:StackedDrgUpdate2KiBV1", params_dir);
     ASSERT_EQ(setup.exit_code, 0) << setup.output;
 
     cuzk::test::daemons_up guard{cfg, sut.config().runtime.dir / "logs"};

@@ -16,6 +16,7 @@
 
 #include "support/cli_output.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 namespace fs = std::filesystem;
 
@@ -38,9 +39,14 @@ protected:
     static void SetUpTestSuite() {
         dir_ = fs::temp_directory_path() / ("cuzk_update_cli_" + std::to_string(getpid()));
         fs::create_directories(dir_);
-        seal_ = run("seal-test --registered-proof " + std::string(NAME) + " --update --seed cli-update --out " +
-                    dir_.string());
-        setup_ = run("setup --circuit update:" + std::string(NAME) + " --out " + dir_.string());
+        // Made once for both tests (each a process of its own under ctest), each test given a copy.
+        const auto seal = cuzk::test::cuzk_output_once("seal-test --registered-proof " + std::string(NAME) +
+                                                       " --update --seed cli-update");
+        const auto setup = cuzk::test::cuzk_output_once("setup --circuit update:" + std::string(NAME));
+        seal_ = seal.made;
+        setup_ = setup.made;
+        cuzk::test::linked_copy(seal.dir, dir_);
+        cuzk::test::linked_copy(setup.dir, dir_);
         if (fs::exists(dir_ / "update.json")) {
             std::ifstream in(dir_ / "update.json");
             update_ = nlohmann::json::parse(in);

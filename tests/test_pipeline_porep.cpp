@@ -19,6 +19,7 @@
 #include "support/daemons_up.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 using namespace cuzk;
 using cuzk::test::daemons_up;
@@ -51,8 +52,8 @@ TEST(PipelinePorep, C1ThroughTheDaemonsVerifiesWithVerifySeal) {
     ASSERT_EQ(seal.code, 0) << seal.out;
     auto seal_v1 = cuzk_cli("seal-test --registered-proof StackedDrg2KiBV1 --rng pipeline --out " + (dir / "v1").string());
     ASSERT_EQ(seal_v1.code, 0) << seal_v1.out;
-    auto setup = cuzk_cli("setup --circuit porep:StackedDrg2KiBV1_1 --out " + params_dir.string());
-    ASSERT_EQ(setup.code, 0) << setup.out;
+    auto setup = cuzk::test::setup_into("porep:StackedDrg2KiBV1_1", params_dir);
+    ASSERT_EQ(setup.exit_code, 0) << setup.output;
     ASSERT_TRUE(std::filesystem::exists(params_dir / "porep_StackedDrg2KiBV1_1.params"));
 
     nlohmann::json c1;

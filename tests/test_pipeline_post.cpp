@@ -18,6 +18,7 @@
 #include "support/daemons_up.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 using namespace cuzk;
 using cuzk::test::daemons_up;
@@ -43,7 +44,7 @@ TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
                          "--post-randomness " + randomness + " --out " + (dir / "seal").string());
     ASSERT_EQ(seal.exit_code, 0) << seal.output;
     for (const char* circuit : {"post:StackedDrgWindow2KiBV1_1", "post:StackedDrgWinning2KiBV1"}) {
-        auto setup = run_cuzk(std::string("setup --circuit ") + circuit + " --out " + params_dir.string());
+        auto setup = cuzk::test::setup_into(circuit, params_dir);
         ASSERT_EQ(setup.exit_code, 0) << setup.output;
     }
     nlohmann::json post;

@@ -18,6 +18,7 @@
 #include "support/daemons_up.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 using namespace cuzk;
 using cuzk::test::daemons_up;
@@ -40,7 +41,7 @@ TEST(PipelineUpdate, TwoKiBUpdateIsProvedVerifiedAndBadInputsRefusedNamingThem) 
     auto seal = run_cuzk("seal-test --registered-proof StackedDrgUpdate2KiBV1 --update --seed pipeline-update --out " +
                          (dir / "seal").string());
     ASSERT_EQ(seal.exit_code, 0) << seal.output;
-    auto setup = run_cuzk("setup --circuit update:StackedDrgUpdate2KiBV1 --out " + params_dir.string());
+    auto setup = cuzk::test::setup_into("update:StackedDrgUpdate2KiBV1", params_dir);
     ASSERT_EQ(setup.exit_code, 0) << setup.output;
     nlohmann::json update;
     std::ifstream(dir / "seal" / "update.json") >> update;

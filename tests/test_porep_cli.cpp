@@ -13,6 +13,7 @@
 #include <string>
 #include "support/cli_output.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 namespace fs = std::filesystem;
 
@@ -48,8 +49,13 @@ protected:
     static void SetUpTestSuite() {
         dir_ = fs::temp_directory_path() / ("cuzk_porep_cli_" + std::to_string(getpid()));
         fs::create_directories(dir_);
-        seal_ = run("seal-test --registered-proof StackedDrg2KiBV1_1 --rng roundtrip --out " + dir_.string());
-        setup_ = run("setup --circuit porep:StackedDrg2KiBV1_1 --out " + dir_.string());
+        // Made once for all the tests (each a process of its own under ctest), each test given a copy.
+        const auto seal = cuzk::test::cuzk_output_once("seal-test --registered-proof StackedDrg2KiBV1_1 --rng roundtrip");
+        const auto setup = cuzk::test::cuzk_output_once("setup --circuit porep:StackedDrg2KiBV1_1");
+        seal_ = seal.made;
+        setup_ = setup.made;
+        cuzk::test::linked_copy(seal.dir, dir_);
+        cuzk::test::linked_copy(setup.dir, dir_);
     }
     static void TearDownTestSuite() { fs::remove_all(dir_); }
 

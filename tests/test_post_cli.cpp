@@ -13,6 +13,7 @@
 
 #include "support/cli_output.hpp"
 #include "support/run_command.hpp"
+#include "support/shared_outputs.hpp"
 
 namespace fs = std::filesystem;
 
@@ -63,10 +64,16 @@ protected:
     static void SetUpTestSuite() {
         dir_ = fs::temp_directory_path() / ("cuzk_post_cli_" + std::to_string(getpid()));
         fs::create_directories(dir_);
-        seal_ = run("seal-test --registered-proof StackedDrg2KiBV1_1 --rng post --sectors 3 --sector-id 7 "
-                    "--post-randomness " + randomness + " --out " + dir_.string());
-        window_setup_ = run("setup --circuit post:StackedDrgWindow2KiBV1_1 --out " + dir_.string());
-        winning_setup_ = run("setup --circuit post:StackedDrgWinning2KiBV1 --out " + dir_.string());
+        // Made once for all the tests (each a process of its own under ctest), each test given a copy.
+        const auto seal = cuzk::test::cuzk_output_once(
+            "seal-test --registered-proof StackedDrg2KiBV1_1 --rng post --sectors 3 --sector-id 7 "
+            "--post-randomness " + randomness);
+        const auto window = cuzk::test::cuzk_output_once("setup --circuit post:StackedDrgWindow2KiBV1_1");
+        const auto winning = cuzk::test::cuzk_output_once("setup --circuit post:StackedDrgWinning2KiBV1");
+        seal_ = seal.made;
+        window_setup_ = window.made;
+        winning_setup_ = winning.made;
+        for (const auto* made : {&seal, &window, &winning}) cuzk::test::linked_copy(made->dir, dir_);
         if (fs::exists(dir_ / "post.json")) {
             std::ifstream in(dir_ / "post.json");
             post_ = nlohmann::json::parse(in);

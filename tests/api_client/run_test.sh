@@ -103,8 +103,29 @@ step "seal-test: a 2 KiB V1_1 sector, and a V1 one whose parameters are never ma
     --out "$dir/sector" >/dev/null
 "$cuzk" seal-test --registered-proof StackedDrg2KiBV1 --prover-id "$prover_id" --sector-id "$((sector_id + 1))" --rng api-go \
     --out "$dir/v1" >/dev/null
+# `cuzk setup --circuit C`'s parameters, made once per build of cuzk and shared with the C++ tests (the same
+# directory, lock and stamp as tests/support/shared_outputs.hpp's cuzk_output_once), linked into $dir/params.
+shared_setup() {
+    local args=(setup --circuit "$1") root=$build/test-outputs key stamp
+    key="${args[*]}"
+    stamp=$(printf '%s\n%s' "$key" "$(stat -c '%s %.9Y' "$cuzk")")
+    key=${key//[^A-Za-z0-9._-]/_}
+    mkdir -p "$root"
+    (
+        flock 9
+        if [[ ! -d $root/$key || "$(cat "$root/$key.made" 2>/dev/null)" != "$stamp" ]]; then
+            rm -rf "${root:?}/$key" "$root/$key.made"
+            mkdir -p "$root/$key"
+            "$cuzk" "${args[@]}" --out "$root/$key" || exit 1
+            printf '%s\n' "$stamp" >"$root/$key.made"
+        fi
+    ) 9>"$root/$key.lock" || return 1
+    mkdir -p "$dir/params"
+    local f
+    for f in "$root/$key"/*; do ln -sf "$f" "$dir/params/"; done
+}
 step "setup: porep:StackedDrg2KiBV1_1 parameters"
-"$cuzk" setup --circuit porep:StackedDrg2KiBV1_1 --out "$dir/params"
+shared_setup porep:StackedDrg2KiBV1_1 || { echo "FAIL: cuzk setup --circuit porep:StackedDrg2KiBV1_1"; exit 1; }
 
 # A value of seal.json (one "key": value per line).
 seal_value() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$dir/sector/seal.json"; }
