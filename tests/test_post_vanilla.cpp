@@ -22,6 +22,7 @@
 #include "common/post/vanilla_shape.hpp"
 #include "common/post/vanilla_verify.hpp"
 #include "common/util/errors.hpp"
+#include "support/expect_refused.hpp"
 #include "support/oracle_data.hpp"
 #include "support/run_command.hpp"
 
@@ -50,27 +51,6 @@ c1::domain_t test_randomness(uint8_t seed) {
     r[31] &= 0x3f;
     return r;
 }
-
-// The message of the input_error |f| throws ("" when it throws none).
-template <class F>
-std::string refusal(F&& f) {
-    try {
-        f();
-    } catch (const input_error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// |expr| throws an input_error whose message holds every one of the strings that follow.
-#define EXPECT_REFUSED(expr, ...)                                                                         \
-    do {                                                                                                  \
-        const std::string msg_ = refusal([&] { (void)(expr); });                                          \
-        ASSERT_FALSE(msg_.empty()) << #expr " was accepted";                                              \
-        const std::vector<std::string> parts_{__VA_ARGS__};                                               \
-        for (const std::string& part_ : parts_)                                                           \
-            EXPECT_NE(msg_.find(part_), std::string::npos) << "'" << part_ << "' not in: " << msg_;       \
-    } while (0)
 
 fallback_sector_proof synthetic(const vanilla_shape& shape, uint64_t sector_id, uint64_t seed = 1) {
     std::mt19937_64 rng(seed);
@@ -212,7 +192,7 @@ protected:
         return b;
     }
     std::string decode(const std::vector<uint8_t>& b) const {
-        return refusal([&] { decode_sector_proof(b, shape_, "window.vanilla"); });
+        return cuzk::test::input_refusal([&] { decode_sector_proof(b, shape_, "window.vanilla"); });
     }
     // Offsets: an inclusion proof starts at 56 + n * 2484; in it, the tag (4 bytes), the base path length (8),
     // then 240-byte path elements (length 8, 7 siblings, index 8).

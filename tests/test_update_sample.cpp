@@ -21,6 +21,7 @@
 #include "common/update/vanilla_encoding.hpp"
 #include "common/update/vanilla_verify.hpp"
 #include "common/util/errors.hpp"
+#include "support/expect_refused.hpp"
 
 namespace {
 
@@ -28,26 +29,6 @@ using namespace cuzk;
 using namespace cuzk::update;
 
 constexpr uint64_t KiB_nodes = 1024 / 32;
-
-template <class F>
-std::string refusal(F&& f) {
-    try {
-        f();
-    } catch (const input_error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// |expr| throws an input_error whose message holds every one of the strings that follow.
-#define EXPECT_REFUSED(expr, ...)                                                                   \
-    do {                                                                                            \
-        const std::string msg_ = refusal([&] { (void)(expr); });                                    \
-        ASSERT_FALSE(msg_.empty()) << #expr " was accepted";                                        \
-        const std::vector<std::string> parts_{__VA_ARGS__};                                         \
-        for (const std::string& part_ : parts_)                                                     \
-            EXPECT_NE(msg_.find(part_), std::string::npos) << "'" << part_ << "' not in: " << msg_; \
-    } while (0)
 
 c1::domain_t bytes_of(const ff::fr_t& x) {
     c1::domain_t d{};

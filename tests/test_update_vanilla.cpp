@@ -18,6 +18,7 @@
 #include "common/update/vanilla_shape.hpp"
 #include "common/update/vanilla_verify.hpp"
 #include "common/util/errors.hpp"
+#include "support/expect_refused.hpp"
 
 // The largest single allocation while |tracking| is set: a corrupted length must be refused before it sizes a
 // buffer, so decoding never asks for more than the proof itself needs.
@@ -45,27 +46,6 @@ using namespace cuzk;
 using namespace cuzk::update;
 
 constexpr uint64_t KiB_nodes = 1024 / 32, GiB_nodes = (uint64_t(1) << 30) / 32;
-
-// The message of the input_error |f| throws ("" when it throws none).
-template <class F>
-std::string refusal(F&& f) {
-    try {
-        f();
-    } catch (const input_error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// |expr| throws an input_error whose message holds every one of the strings that follow.
-#define EXPECT_REFUSED(expr, ...)                                                                         \
-    do {                                                                                                  \
-        const std::string msg_ = refusal([&] { (void)(expr); });                                          \
-        ASSERT_FALSE(msg_.empty()) << #expr " was accepted";                                              \
-        const std::vector<std::string> parts_{__VA_ARGS__};                                               \
-        for (const std::string& part_ : parts_)                                                           \
-            EXPECT_NE(msg_.find(part_), std::string::npos) << "'" << part_ << "' not in: " << msg_;       \
-    } while (0)
 
 domain_t bytes_of(const ff::fr_t& x) {
     domain_t d{};
@@ -322,7 +302,7 @@ protected:
         return b;
     }
     std::string decode(const std::vector<uint8_t>& b) const {
-        return refusal([&] { decode_partition_proof(b, shape_, 5, "snap.vproof"); });
+        return cuzk::test::input_refusal([&] { decode_partition_proof(b, shape_, 5, "snap.vproof"); });
     }
     // Offsets in a 32 GiB partition: challenge c starts at 4144 + 6484 c; in it proof_r_old (2,484 bytes: tag,
     // base path length, 9 elements of 240 bytes, sub path length, one element, root, leaf), proof_d_new (1,516:
@@ -372,7 +352,7 @@ TEST(UpdateVanillaTruncation, EveryPrefixOfASmallPartition) {
         const auto bytes = encode_partition_proof(random_partition_proof(s, 5));
         for (size_t at = 0; at < bytes.size(); ++at) {
             const std::span<const uint8_t> prefix(bytes.data(), at);
-            const auto msg = refusal([&] { decode_partition_proof(prefix, s, 1); });
+            const auto msg = cuzk::test::input_refusal([&] { decode_partition_proof(prefix, s, 1); });
             ASSERT_NE(msg.find("partition 1, "), std::string::npos) << at << ": " << msg;
             ASSERT_NE(msg.find("truncated: the input ends at byte " + std::to_string(at)), std::string::npos)
                 << at << ": " << msg;
@@ -534,7 +514,7 @@ protected:
     const size_t last_ = update_.size() - 1;
 
     std::string verify(const std::vector<partition_proof>& u) const {
-        return refusal([&] { verify_update_proofs(u, shape_); });
+        return cuzk::test::input_refusal([&] { verify_update_proofs(u, shape_); });
     }
 };
 
