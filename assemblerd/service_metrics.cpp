@@ -43,14 +43,16 @@ service_metrics::service_metrics()
       proof_seconds_(registry_.histogram("cuzk_proof_duration_seconds",
                                          "Submission to completion of proofs completed", {"proof_kind"}, job_bounds)),
       synthesis_seconds_(registry_.histogram("cuzk_partition_synthesis_seconds",
-                                             "Synthesis of one partition's witness (synthd)", {}, partition_bounds)),
+                                             "Synthesis of one partition's witness (synthd)", {"proof_kind"},
+                                             partition_bounds)),
       gpud_seconds_(registry_.histogram("cuzk_partition_gpud_seconds",
-                                        "One partition in gpud: preparation, CUDA lock wait, kernels and tail", {},
-                                        partition_bounds)),
+                                        "One partition in gpud: preparation, CUDA lock wait, kernels and tail",
+                                        {"proof_kind"}, partition_bounds)),
       lock_wait_seconds_(registry_.histogram("cuzk_cuda_lock_wait_seconds", "Waiting for the GPU's CUDA lock, per partition",
-                                             {}, lock_bounds)),
+                                             {"proof_kind"}, lock_bounds)),
       lock_hold_seconds_(registry_.histogram("cuzk_cuda_lock_hold_seconds",
-                                             "Holding the GPU's CUDA lock (the kernels), per partition", {}, lock_bounds)),
+                                             "Holding the GPU's CUDA lock (the kernels), per partition", {"proof_kind"},
+                                             lock_bounds)),
       stage_starts_(registry_.counter("cuzk_stage_starts_total",
                                       "Stage processes started, as announced to assemblerd; more than one per running "
                                       "instance are restarts",
@@ -81,12 +83,16 @@ void service_metrics::job_ended(ipc::proof_kind kind, ipc::job_state state, doub
     }
 }
 
-void service_metrics::partition_synthesized(std::uint64_t synth_us) { synthesis_seconds_.observe({}, synth_us / 1e6); }
+void service_metrics::partition_synthesized(ipc::proof_kind kind, std::uint64_t synth_us) {
+    synthesis_seconds_.observe({label(kind)}, synth_us / 1e6);
+}
 
-void service_metrics::partition_proved(const ipc::partition_timings& t, std::uint64_t received_ms) {
-    gpud_seconds_.observe({}, (t.prep_us + t.lock_wait_us + t.gpu_us + t.tail_us) / 1e6);
-    lock_wait_seconds_.observe({}, t.lock_wait_us / 1e6);
-    lock_hold_seconds_.observe({}, t.gpu_us / 1e6);
+void service_metrics::partition_proved(ipc::proof_kind kind, const ipc::partition_timings& t,
+                                       std::uint64_t received_ms) {
+    const metrics::label_values l{label(kind)};
+    gpud_seconds_.observe(l, (t.prep_us + t.lock_wait_us + t.gpu_us + t.tail_us) / 1e6);
+    lock_wait_seconds_.observe(l, t.lock_wait_us / 1e6);
+    lock_hold_seconds_.observe(l, t.gpu_us / 1e6);
     const auto end = static_cast<std::int64_t>(received_ms) - static_cast<std::int64_t>(t.tail_us / 1000);
     busy_.record(static_cast<int>(t.gpu), end - static_cast<std::int64_t>(t.gpu_us / 1000), end);
 }

@@ -20,9 +20,11 @@ public:
     service_metrics();
 
     void job_ended(ipc::proof_kind kind, ipc::job_state state, double seconds);
-    void partition_synthesized(std::uint64_t synth_us);
+    // The partition histograms are labelled by the job's proof kind, so that a WinningPoSt's wait for the CUDA
+    // lock behind PoRep partitions can be watched (and alerted on) apart from theirs.
+    void partition_synthesized(ipc::proof_kind kind, std::uint64_t synth_us);
     // |received_ms|: when the proof arrived (the GPU's busy interval ended tail_us before it).
-    void partition_proved(const ipc::partition_timings& t, std::uint64_t received_ms);
+    void partition_proved(ipc::proof_kind kind, const ipc::partition_timings& t, std::uint64_t received_ms);
     void stage_started(ipc::stage s);
 
     std::uint64_t completed(ipc::proof_kind kind) const;

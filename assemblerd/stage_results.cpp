@@ -19,7 +19,7 @@ void stage_results::on_result(const ipc::message& m) {
             p.state = partition_state::synthesized;
             p.since_ms = ipc::realtime_ms();
             j->measured.synth_us += r->synth_us;
-            metrics_.partition_synthesized(r->synth_us);
+            metrics_.partition_synthesized(j->kind, r->synth_us);
         }
     } else if (auto* r = std::get_if<ipc::partition_proof_msg>(&m)) {
         on_partition_proof(*r);
@@ -49,7 +49,7 @@ void stage_results::on_partition_proof(const ipc::partition_proof_msg& r) {
     p.state = partition_state::proved;
     j->measured.gpu_us += r.timings.gpu_us;
     j->measured.params_load_us += r.timings.params_load_us;
-    metrics_.partition_proved(r.timings, ipc::realtime_ms());
+    metrics_.partition_proved(j->kind, r.timings, ipc::realtime_ms());
     try {
         journal_.append(journal_records::encode(journal_records::partition_proved{j->id, r.partition, r.proof}));
     } catch (const std::exception& e) {

@@ -42,7 +42,7 @@ for family in text_string_to_metric_families(open(sys.argv[1]).read()):
     for s in family.samples:
         samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
 completed = samples[("cuzk_proofs_completed_total", (("proof_kind", "test_circuit"),))]
-proved = samples[("cuzk_cuda_lock_hold_seconds_count", ())]
+proved = samples[("cuzk_cuda_lock_hold_seconds_count", (("proof_kind", "test_circuit"),))]
 slots = sum(v for (name, labels), v in samples.items() if name == "cuzk_ring_slots")
 print(f"completed={completed:g} partitions={proved:g} slots={slots:g}")
 )";

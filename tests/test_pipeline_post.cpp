@@ -104,6 +104,16 @@ TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
     const auto j = nlohmann::json::parse(status.output);
     EXPECT_EQ(j["assemblerd"]["jobs"].size(), 2u) << status.output;
 
+    // The partition histograms tell the kinds apart: an operator watches the WinningPoSt's lock wait alone.
+    auto metrics = run_cuzk("api metrics " + cfg);
+    ASSERT_EQ(metrics.exit_code, 0) << metrics.output;
+    for (const char* kind : {"window_post", "winning_post"})
+        for (const char* family : {"cuzk_partition_synthesis_seconds", "cuzk_cuda_lock_wait_seconds",
+                                   "cuzk_cuda_lock_hold_seconds", "cuzk_partition_gpud_seconds"}) {
+            const std::string line = std::string(family) + "_count{proof_kind=\"" + kind + "\"} 1\n";
+            EXPECT_NE(metrics.output.find(line), std::string::npos) << line << " not in:\n" << metrics.output;
+        }
+
     // Several PoSt jobs at once behind other work (test-circuit jobs standing for PoRep), on the daemons'
     // protocol (`cuzk submit --post`): every one gets its own proof, valid (the original cuzk's queue dropped
     // the first of two waiting PoSt jobs).
