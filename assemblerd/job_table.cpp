@@ -59,12 +59,12 @@ void job_table::apply(const jr::record& r, const input_loader& load) {
 std::vector<jr::record> job_table::live_records() const {
     std::vector<jr::record> out{jr::next_job_id{next_id_}};
     for (const auto& [id, j] : jobs_) {
-        out.push_back(jr::submitted{id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input,
-                                      j.request_digest, j.owner_uid});
+        out.emplace_back(jr::submitted{id, j.priority, j.kind, j.partitions.size(), j.created_ms, j.request_id, j.input,
+                                         j.request_digest, j.owner_uid});
         for (std::uint32_t p = 0; p < j.partitions.size(); ++p)
-            if (j.partitions[p].proof) out.push_back(jr::partition_proved{id, p, *j.partitions[p].proof});
-        if (j.terminal()) out.push_back(jr::finished{id, j.state, j.finished_ms, j.state == ipc::job_state::failed ? j.error : ""});
-        if (j.fetched) out.push_back(jr::fetched{id, j.expires_ms - fetched_grace_ms});
+            if (j.partitions[p].proof) out.emplace_back(jr::partition_proved{id, p, *j.partitions[p].proof});
+        if (j.terminal()) out.emplace_back(jr::finished{id, j.state, j.finished_ms, j.state == ipc::job_state::failed ? j.error : ""});
+        if (j.fetched) out.emplace_back(jr::fetched{id, j.expires_ms - fetched_grace_ms});
     }
     return out;
 }

@@ -7,8 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <system_error>
 
 #include "common/util/errors.hpp"
@@ -52,15 +50,6 @@ void write_durably(const fs::path& path, std::span<const std::byte> data) {
     }
     ::close(fd);
     fs::rename(tmp, path);
-}
-
-std::vector<std::byte> read_all(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(fmt::format("{}: cannot read the job input: {}", path.string(), std::strerror(errno)));
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> out(bytes.size());
-    std::memcpy(out.data(), bytes.data(), bytes.size());
-    return out;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // record is refused saying why; the table's live records rebuild an equal table.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "assemblerd/job_table.hpp"
@@ -33,8 +34,8 @@ std::string error_of(const journal_record& r) {
 TEST(JournalRecords, EveryTypeRoundTrips) {
     const std::vector<jr::record> records{
         jr::next_job_id{7},
-        jr::submitted{3, -2, ipc::proof_kind::porep_c2, 10, 1234, "req 1", "jobs/3/input"},
-        jr::submitted{4, 0, ipc::proof_kind::test_circuit, 1, 5, "", "jobs/4/input", std::string(32, '\xab')},
+        jr::submitted{3, -2, ipc::proof_kind::porep_c2, 10, 1234, "req 1", "jobs/3/input", "", std::nullopt},
+        jr::submitted{4, 0, ipc::proof_kind::test_circuit, 1, 5, "", "jobs/4/input", std::string(32, '\xab'), std::nullopt},
         jr::submitted{5, 100, ipc::proof_kind::window_post, 1, 6, "", "jobs/5/input", "", 1001u},
         jr::partition_proved{3, 9, proof_of(0xab)},
         jr::finished{3, ipc::job_state::done, 99, ""},
@@ -82,8 +83,8 @@ TEST(JournalRecords, ASubmitWrittenBeforeTheDigestReadsWithNone) {
 TEST(AssemblerJobTable, ARequestIdIsOneJobOnlyForTheSameRequest) {
     job_table sut(1000);
     const auto no_input = [](job&) {};
-    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 1, 10, "wdpost-1", "jobs/1/input", "d1"}, no_input);
-    sut.apply(jr::submitted{2, 0, ipc::proof_kind::test_circuit, 1, 11, "wdpost-1", "jobs/2/input", "d2"}, no_input);
+    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 1, 10, "wdpost-1", "jobs/1/input", "d1", std::nullopt}, no_input);
+    sut.apply(jr::submitted{2, 0, ipc::proof_kind::test_circuit, 1, 11, "wdpost-1", "jobs/2/input", "d2", std::nullopt}, no_input);
     EXPECT_EQ(sut.by_request("wdpost-1", "d1"), 1u);
     EXPECT_EQ(sut.by_request("wdpost-1", "d2"), 2u);
     EXPECT_EQ(sut.by_request("wdpost-1", "d3"), std::nullopt);
@@ -105,8 +106,8 @@ TEST(JournalRecords, MalformedRecordsSayWhy) {
 TEST(AssemblerJobTable, LiveRecordsRebuildTheTable) {
     job_table sut(1000);
     const auto no_input = [](job&) {};
-    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 2, 10, "r1", "jobs/1/input"}, no_input);
-    sut.apply(jr::submitted{2, 3, ipc::proof_kind::test_circuit, 1, 11, "", "jobs/2/input"}, no_input);
+    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 2, 10, "r1", "jobs/1/input", "", std::nullopt}, no_input);
+    sut.apply(jr::submitted{2, 3, ipc::proof_kind::test_circuit, 1, 11, "", "jobs/2/input", "", std::nullopt}, no_input);
     sut.apply(jr::partition_proved{1, 1, proof_of(1)}, no_input);
     sut.apply(jr::finished{2, ipc::job_state::failed, 50, "gone"}, no_input);
     sut.apply(jr::fetched{2, 60}, no_input);
@@ -132,7 +133,7 @@ TEST(AssemblerJobTable, LiveRecordsRebuildTheTable) {
 
 TEST(AssemblerJobTable, AJobWhoseInputIsLostIsKeptFailed) {
     job_table sut(1000);
-    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 2, 10, "", "jobs/1/input"},
+    sut.apply(jr::submitted{1, 0, ipc::proof_kind::test_circuit, 2, 10, "", "jobs/1/input", "", std::nullopt},
               [](job&) { throw std::runtime_error("no such file"); });
     ASSERT_NE(sut.find(1), nullptr);
     EXPECT_EQ(sut.find(1)->state, ipc::job_state::failed);

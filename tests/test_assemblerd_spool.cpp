@@ -101,7 +101,7 @@ TEST_F(AssemblerdSpool, ATornOrForeignKeptFileIsIgnoredAndWrittenAgain) {
     s.load_input(j, c1_path_.string());
     const auto kept = s.root() / "jobs/3/public_inputs";
     const std::string whole = read_all(kept);
-    for (const std::string bad : {whole.substr(0, whole.size() / 2), std::string("cuzk-porep-public-inputs 2\n"),
+    for (const std::string& bad : {whole.substr(0, whole.size() / 2), std::string("cuzk-porep-public-inputs 2\n"),
                                   std::string(""), whole.substr(0, whole.find("seed"))}) {
         EXPECT_FALSE(daemon::read_porep_public_inputs(kept.string() + ".none"));
         overwrite(kept, bad);

@@ -50,7 +50,7 @@ std::vector<message> one_of_each() {
         status_request_msg{},
         status_reply_msg{R"({"jobs":[],"slots":{"free":4}})"},
         submit_msg{"req-\xc3\xa9-1", std::string(64, 'f'), proof_kind::window_post, 100, c1_source::spool,
-                   "incoming/abc.json"},
+                   "incoming/abc.json", {}},
         submit_msg{"", "", proof_kind::porep_c2, 0, c1_source::inline_bytes, "/home/sp/c1.json",
                    {std::byte{'{'}, std::byte{'}'}, std::byte{0}, std::byte{0xff}}},
         submit_reply_msg{"req-1", 17, true, 3},

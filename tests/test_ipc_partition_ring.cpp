@@ -267,7 +267,7 @@ TEST_F(PartitionRing, ForeignOrUnpublishedSegmentIsRefused) {
         } catch (const shm_error& e) {
             EXPECT_EQ(e.code(), shm_errc::not_initialized) << e.what();
         }
-        publish_header(raw.data(), {make_magic("SOMEELSE"), 1, 1 << 16, 0, 0});
+        publish_header(raw.data(), {make_magic("SOMEELSE"), 1, 1 << 16, 0, 0, {}});
         try {
             (void)partition_ring::open(config.segment);
             FAIL() << "a foreign segment was opened";
@@ -279,7 +279,7 @@ TEST_F(PartitionRing, ForeignOrUnpublishedSegmentIsRefused) {
     partition_ring::remove(config.segment);
     {
         auto raw = shm_segment::create(config.segment, 1 << 16);
-        publish_header(raw.data(), {partition_ring::magic, partition_ring::layout_version + 1, 1 << 16, 1, 1});
+        publish_header(raw.data(), {partition_ring::magic, partition_ring::layout_version + 1, 1 << 16, 1, 1, {}});
         try {
             (void)partition_ring::open(config.segment);
             FAIL() << "another layout version was opened";

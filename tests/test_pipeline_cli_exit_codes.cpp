@@ -115,10 +115,13 @@ TEST(PipelineCliExitCodes, ASocketThisUserMayNotReachExitsPermissionDeniedNaming
     EXPECT_EQ(status.exit_code, 6) << status.output;
     EXPECT_TRUE(test::output_contains(status, "the directory " + rt.string() + " is user ")) << status.output;
     EXPECT_TRUE(test::output_contains(status, "needs search permission (x)")) << status.output;
-    if (root)
+    if (root) {
         EXPECT_TRUE(test::output_contains(status, "Members of group root have it: add user nobody to the group"))
             << status.output;
+    }
 
     // With the modes back, the same user's request goes through.
-    if (!root) EXPECT_EQ(run_command(client + "status --json" + cfg).exit_code, 0);
+    if (!root) {
+        EXPECT_EQ(run_command(client + "status --json" + cfg).exit_code, 0);
+    }
 }

@@ -46,8 +46,9 @@ TEST(PipelineCliProgress, SetupPrintsStepsAndHeartbeatsAsLinesWhenPiped) {
     // A heartbeat while the step runs, where it ran long enough for one (about 2 s on two cores; a large host
     // may be done within the second).
     const double took = std::stod(lines.back().substr(lines.back().find(", ") + 2));
-    if (took >= 1.5)
+    if (took >= 1.5) {
         EXPECT_GE(lines_starting(r.output, "setup sha256:2: generating the parameters").size(), 2u) << r.output;
+    }
 }
 
 TEST(PipelineCliProgress, ProveThroughTheServicePrintsALinePerChangeWhenPiped) {
@@ -69,5 +70,7 @@ TEST(PipelineCliProgress, ProveThroughTheServicePrintsALinePerChangeWhenPiped) {
     // A state on the way, where the job ran long enough to be seen running at the 1-second interval (about 2 s
     // on two cores; under 1 s on a fast or idle host, seen once in CI, whose first answer is then "done").
     const double took = std::stod(lines.back().substr(lines.back().find("proved, ") + 8));
-    if (took >= 1.5) EXPECT_GE(lines.size(), 3u) << r.output;
+    if (took >= 1.5) {
+        EXPECT_GE(lines.size(), 3u) << r.output;
+    }
 }

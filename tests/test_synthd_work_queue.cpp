@@ -12,7 +12,7 @@ using namespace std::chrono_literals;
 namespace {
 
 work_item item(std::uint64_t job, std::uint32_t partition, std::int32_t priority) {
-    return {job, partition, priority, "mul:4", nullptr, nullptr};
+    return {job, partition, priority, "mul:4", nullptr, nullptr, nullptr};
 }
 
 }  // namespace
