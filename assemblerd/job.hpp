@@ -39,6 +39,7 @@ struct job_measurements {
     std::uint64_t synth_us = 0;
     std::uint64_t params_load_us = 0;
     std::uint64_t gpu_us = 0;
+    std::uint64_t lock_wait_us = 0;  // the partitions' waits for the CUDA lock, summed (logged when the job ends)
 };
 
 struct job {

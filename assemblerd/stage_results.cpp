@@ -48,6 +48,7 @@ void stage_results::on_partition_proof(const ipc::partition_proof_msg& r) {
     p.proof = r.proof;
     p.state = partition_state::proved;
     j->measured.gpu_us += r.timings.gpu_us;
+    j->measured.lock_wait_us += r.timings.lock_wait_us;
     j->measured.params_load_us += r.timings.params_load_us;
     metrics_.partition_proved(j->kind, r.timings, ipc::realtime_ms());
     try {

@@ -113,6 +113,13 @@ TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
             const std::string line = std::string(family) + "_count{proof_kind=\"" + kind + "\"} 1\n";
             EXPECT_NE(metrics.output.find(line), std::string::npos) << line << " not in:\n" << metrics.output;
         }
+    // And assemblerd's log says where each job's time went.
+    {
+        std::ifstream in(sut.config().runtime.dir / "logs" / "assemblerd.log");
+        const std::string log((std::istreambuf_iterator<char>(in)), {});
+        EXPECT_NE(log.find("(winning-post, priority 200): 1 partitions, verified in "), std::string::npos) << log;
+        EXPECT_NE(log.find("CUDA lock wait "), std::string::npos) << log;
+    }
 
     // Several PoSt jobs at once behind other work (test-circuit jobs standing for PoRep), on the daemons'
     // protocol (`cuzk submit --post`): every one gets its own proof, valid (the original cuzk's queue dropped
