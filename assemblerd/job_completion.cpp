@@ -53,9 +53,9 @@ void job_completion::finish_done(job& j) {
              {{"partitions", std::to_string(j.partitions.size())}, {"ms", std::to_string(now - j.created_ms)}});
     // Where the time went, summed over the partitions: what an operator reads first when a WinningPoSt was late.
     const auto& m = j.measured;
-    spdlog::info("job {} done ({}, priority {}): {} partitions{} in {} ms (queue wait {} ms, synthesis {} ms, CUDA "
-                 "lock wait {} ms, GPU {} ms)",
-                 j.id, ipc::to_string(j.kind), j.priority, j.partitions.size(),
+    spdlog::info("job {} done ({}, priority {}): {} partition{}{} in {} ms (queue wait {} ms, synthesis {} ms, "
+                 "CUDA lock wait {} ms, GPU {} ms)",
+                 j.id, ipc::to_string(j.kind), j.priority, j.partitions.size(), j.partitions.size() == 1 ? "" : "s",
                  config_.assemblerd.verify ? ", verified" : "", now - j.created_ms,
                  m.first_dispatch_ms > j.created_ms ? m.first_dispatch_ms - j.created_ms : 0, m.synth_us / 1000,
                  m.lock_wait_us / 1000, m.gpu_us / 1000);

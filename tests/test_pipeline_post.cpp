@@ -117,7 +117,7 @@ TEST(PipelinePost, WindowAndWinningPoStOverTheApiVerify) {
     {
         std::ifstream in(sut.config().runtime.dir / "logs" / "assemblerd.log");
         const std::string log((std::istreambuf_iterator<char>(in)), {});
-        EXPECT_NE(log.find("(winning-post, priority 200): 1 partitions, verified in "), std::string::npos) << log;
+        EXPECT_NE(log.find("(winning-post, priority 200): 1 partition, verified in "), std::string::npos) << log;
         EXPECT_NE(log.find("CUDA lock wait "), std::string::npos) << log;
     }
 
