@@ -20,7 +20,7 @@ groth16::verifying_key read_vk_for(const std::string& path, size_t public_inputs
                                    std::string_view other);
 
 // Reads the proof file at |path|: |partitions| proofs, in partition order. |made_of| says in the length message
-// what makes that many ("StackedDrg2KiBV1_1 proofs are 1", "3 sector(s) of ... make 1").
+// what makes that many ("StackedDrg2KiBV1_1 makes 1", "3 sector(s) of ... make 1").
 std::vector<groth16::proof> read_partition_proofs(const std::string& path, uint64_t partitions,
                                                   std::string_view made_of);
 

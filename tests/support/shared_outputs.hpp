@@ -84,7 +84,8 @@ inline shared_output cuzk_output_once(const std::string& args) {
 }
 
 // |to| made a directory of its own holding |from|'s files: those under 16 MiB copied (a test may rewrite one in
-// place), larger ones (parameters) linked, so that nothing written in |to| reaches the shared directory.
+// place: its JSON, its vanilla proofs), larger ones (parameters) linked. New files written in |to| stay there; a
+// linked file written through would change the shared one, so a test only reads its parameters.
 inline void linked_copy(const std::filesystem::path& from, const std::filesystem::path& to) {
     namespace fs = std::filesystem;
     fs::create_directories(to);
