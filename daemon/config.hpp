@@ -62,6 +62,8 @@ struct gpud_section {
     bool b_g2_on_gpu = true;                 // CUDA backend: B_G2's MSM on the GPU, else on the CPU beside it
     std::string params_memory = "auto";      // CUDA backend: the parameters' points on the "device", in "host"
                                              // memory (streamed per MSM), or "auto" (the device where they fit)
+    bool release_host_points = true;         // CUDA backend: a set's host point vectors given back to the kernel
+                                             // once on the device (or packed for streaming)
     bool synthetic_params = false;           // TEST FACILITY: a missing PoRep or PoSt .params file is replaced by random
                                              // points of its sizes, in memory; their proofs are not valid
 };

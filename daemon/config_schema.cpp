@@ -30,7 +30,7 @@ const std::array<config_section, 7> sections{{
      "backend."},
 }};
 
-const std::array<config_key, 40> keys{{
+const std::array<config_key, 41> keys{{
     // [runtime]
     {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
      "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
@@ -155,6 +155,11 @@ const std::array<config_key, 40> keys{{
      "CUDA backend: where the parameters' points live: `\"device\"` (resident in GPU memory, ~44 GiB at 32 GiB), "
      "`\"host\"` (page-locked host memory, streamed to the GPU per MSM in segments: for GPUs without room), "
      "`\"auto\"` (the device where they fit beside the NTTs and the least MSM scratch, else the host)."},
+    {"gpud", "release_host_points", boolean_key{CUZK_CONFIG_FIELD(gpud.release_host_points)},
+     "CUDA backend: once a parameter set's points are on the GPU (or packed into the page-locked copy streamed "
+     "from), the pages of their host copy go back to the kernel (~48 GiB for a 32 GiB PoRep set; those of B_G2 "
+     "stay where `b_g2_on_gpu = false` reads them), so gpud's memory is not the parameters' twice over; false "
+     "keeps them (never read again)."},
     {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},
      "TEST FACILITY, for timing real sizes without the published files: a PoRep or PoSt shape whose `.params` file is "
      "missing gets parameters of its exact sizes made of pseudo-random points, built in memory on every core (a "

@@ -24,10 +24,11 @@
 namespace cuzk::gpud {
 
 cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes,
-                           params_placement placement)
+                           params_placement placement, bool release_host_points)
     : gpu_(gpu),
       b_g2_on_gpu_(b_g2_on_gpu),
       placement_(placement),
+      release_host_points_(release_host_points),
       pin_min_bytes_(pin_min_bytes),
       pins_(std::make_shared<pin_counters>()),
       scalar_cache_bytes_(scalar_cache_bytes) {
@@ -43,12 +44,13 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size
     if (b_g2_on_gpu) b_g2_board_ = std::make_shared<b_g2_board>();
     if (pin_min_bytes != SIZE_MAX)
         scalar_pool_ = std::make_shared<cuda::pinned_pool>(gpu, pin_min_bytes, scalar_cache_bytes);
-    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; parameters' points on the {}; host ranges of {} pinned "
-                 "for copies{}",
+    spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; parameters' points on the {}, their host copy {}; "
+                 "host ranges of {} pinned for copies{}",
                  gpu, cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
                  placement == params_placement::device ? "device"
                  : placement == params_placement::host ? "host (streamed)"
                                                        : "device where they fit, else the host",
+                 release_host_points ? "released once uploaded" : "kept",
                  pin_min_bytes == SIZE_MAX ? std::string("no size")
                                            : fmt::format("{} bytes and more", pin_min_bytes),
                  scalar_pool_ ? fmt::format(", A/B scalars in reused page-locked buffers (up to {:.1f} GiB cached)",
@@ -83,7 +85,8 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"compact_partitions", compact_partitions_.load()},
             {"compact_uploaded_bytes", compact_uploaded_bytes_.load()},
             {"out_of_memory_replans", oom_replans_.load()},
-            {"msm_scratch_bytes", msm_scratch_bytes_.load()}};
+            {"msm_scratch_bytes", msm_scratch_bytes_.load()},
+            {"host_points_released_bytes", host_points_released_bytes()}};
 }
 
 std::optional<device_info> cuda_backend::device() const {

@@ -111,10 +111,14 @@ public:
 
     // Throws cuda::cuda_error when |gpu| is not a usable device. The A and B scalar vectors of |pin_min_bytes|
     // and more are built in page-locked buffers reused from partition to partition (none when SIZE_MAX).
-    // |placement| ([gpud] params_memory): where the parameters' points live (proving_backend.hpp).
+    // |placement| ([gpud] params_memory): where the parameters' points live (proving_backend.hpp). With
+    // |release_host_points| ([gpud] release_host_points) the pages of a set's host point vectors go back to the
+    // kernel once the points are on the device or packed for streaming (those B_G2 reads on the CPU excepted): the
+    // caller must not read them again while the set is resident (a read faults; gpud never does). Off by default
+    // here, where tests compare the backend's proofs with the CPU's over the same parameters object.
     explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes,
                           size_t scalar_cache_bytes = default_scalar_cache_bytes,
-                          params_placement placement = params_placement::automatic);
+                          params_placement placement = params_placement::automatic, bool release_host_points = false);
     ~cuda_backend() override;
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
@@ -130,8 +134,9 @@ public:
     // The sticky error of GPU |gpu|'s context, or empty (cuda::context_error): no lock, not even the backend's.
     std::string device_lost() override;
     // host_pin_stats, b_g2_prestage, l_a_msm_shared (partitions whose L and A MSMs ran as one),
-    // compact_partitions (proved from a compact witness on the device) and compact_uploaded_bytes (their
-    // witnesses' bytes copied to the device), by name.
+    // compact_partitions (proved from a compact witness on the device), compact_uploaded_bytes (their
+    // witnesses' bytes copied to the device) and host_points_released_bytes (the resident sets' host point
+    // pages given back to the kernel now), by name.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
     // now: those of other parameters (no partition uses |params| any more, proving_backend.hpp), and the points
@@ -152,6 +157,8 @@ public:
     // Device bytes of the R1CS matrices resident with them, and of the compact witness's buffers (z, the A and
     // B scalars, the uploaded compact arrays: kept while some set holds matrices).
     size_t resident_matrix_bytes() const;
+    // Host bytes of the resident sets' point vectors given back to the kernel ([gpud] release_host_points).
+    size_t host_points_released_bytes() const;
     size_t compact_witness_bytes() const;
 
     // The host ranges of the partitions prepared so far (cumulative, except pinned_now_bytes).
@@ -244,6 +251,7 @@ private:
     uint64_t device_total_bytes_ = 0;
     bool b_g2_on_gpu_;
     params_placement placement_;
+    bool release_host_points_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
     std::unique_ptr<cuda::host_pin> region_;  // register_host_region's, or null

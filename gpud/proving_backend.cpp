@@ -33,7 +33,8 @@ std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, co
 #ifdef CUZK_GPUD_HAVE_CUDA
     auto make_cuda = [&] {
         return std::make_unique<cuda_backend>(gpu, cuda.b_g2_on_gpu, size_t(cuda.pin_min_bytes),
-                                              size_t(cuda.pinned_cache_bytes), cuda.placement);
+                                              size_t(cuda.pinned_cache_bytes), cuda.placement,
+                                              cuda.release_host_points);
     };
     if (name == "cuda") return make_cuda();  // strict: throws cuda_error without the GPU
     if (name == "auto") {

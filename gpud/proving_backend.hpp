@@ -104,6 +104,7 @@ struct cuda_settings {
     std::uint64_t pin_min_bytes = std::uint64_t(32) << 20;       // smaller host ranges are copied pageable
     bool b_g2_on_gpu = true;                                     // else on the CPU, beside the GPU work
     params_placement placement = params_placement::automatic;   // [gpud] params_memory
+    bool release_host_points = false;  // [gpud] release_host_points (gpud's default is true; cuda_backend says why)
 };
 
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the

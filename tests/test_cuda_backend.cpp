@@ -413,6 +413,50 @@ TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
     EXPECT_EQ(be.resident_sets(), 2u);
 }
 
+// [gpud] release_host_points: once a set's points are on the device (or packed for streaming), the pages of
+// its host vectors go back to the kernel (none resident any more) while its proofs stay the CPU backend's byte for
+// byte, the first partition's and a later one's; with B_G2 on the CPU its points, which that MSM reads, are kept.
+// Forgetting the set restores the pages before the object is freed. Over a copy of the parameters: the CPU
+// reference reads the original.
+TEST(CudaBackend, HostCopyOfThePointsGivenBackOnceResidentProofsUnchanged) {
+    SKIP_WITHOUT_GPU();
+    const keys& k = keys_for("sha256:2");
+    proving_assignment pa = synthesized("sha256:2");
+    const witness_view w = view_of(pa);
+    const std::vector<ff::fr_t> inputs(pa.inputs().begin() + 1, pa.inputs().end());
+    gpud::cpu_backend cpu;
+    const proof want = prove_with(cpu, w, k.setup.params, 31), want_later = prove_with(cpu, w, k.setup.params, 32);
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    // Resident pages among the whole pages of |v|.
+    auto resident_pages = [page](const auto& v) {
+        const auto at = reinterpret_cast<uintptr_t>(v.data());
+        const uintptr_t begin = (at + page - 1) & ~(page - 1), end = (at + v.size() * sizeof(v[0])) & ~(page - 1);
+        std::vector<unsigned char> in((end - begin) / page);
+        EXPECT_EQ(mincore(reinterpret_cast<void*>(begin), end - begin, in.data()), 0);
+        return size_t(std::count_if(in.begin(), in.end(), [](unsigned char c) { return (c & 1) != 0; }));
+    };
+    for (const auto placement : {gpud::params_placement::device, gpud::params_placement::host}) {
+        for (const bool b_g2_on_gpu : {true, false}) {
+            SCOPED_TRACE(std::string(to_string(placement)) + (b_g2_on_gpu ? ", B_G2 on the GPU" : ", B_G2 on the CPU"));
+            gpud::cuda_backend be(0, b_g2_on_gpu, 0, gpud::cuda_backend::default_scalar_cache_bytes, placement, true);
+            const parameters copy = k.setup.params;
+            EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 31)), proof_to_bytes(want));
+            EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 32)), proof_to_bytes(want_later));
+            EXPECT_TRUE(verify_proof(k.pvk, want_later, inputs));
+            EXPECT_GT(be.host_points_released_bytes(), copy.h.size() * sizeof(copy.h[0]) / 2);
+            EXPECT_EQ(resident_pages(copy.h), 0u);
+            EXPECT_EQ(resident_pages(copy.l), 0u);
+            if (b_g2_on_gpu)
+                EXPECT_EQ(resident_pages(copy.b_g2), 0u);
+            else
+                EXPECT_GT(resident_pages(copy.b_g2), 0u);
+            be.forget(copy);  // as gpud does before freeing the set
+            EXPECT_EQ(be.host_points_released_bytes(), 0u);
+            EXPECT_EQ(be.resident_sets(), 0u);
+        }
+    }
+}
+
 TEST(CudaBackend, ParametersOfAnotherCircuitAreRejectedBeforeTheKernels) {
     SKIP_WITHOUT_GPU();
     const keys& k = keys_for("mul:64");

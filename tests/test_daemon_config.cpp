@@ -69,6 +69,7 @@ TEST(DaemonConfig, TheDocumentedExampleParses) {
     EXPECT_EQ(c.gpud.pin_min_mib, 32u);
     EXPECT_TRUE(c.gpud.b_g2_on_gpu);
     EXPECT_EQ(c.gpud.params_memory, "auto");
+    EXPECT_TRUE(c.gpud.release_host_points);
     EXPECT_FALSE(c.synthd.numa_node.has_value());
 }
 
@@ -98,7 +99,8 @@ TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {
 TEST(DaemonConfig, ValuesAreRead) {
     const auto path = std::filesystem::temp_directory_path() / "cuzk-config-values.toml";
     std::ofstream(path) << "[ring]\nslots = 9\n[synthd]\nnuma_node = 1\ncpus = \"0-3\"\n[assemblerd]\nverify = false\n"
-                           "[gpud]\npinned_cache_mib = 0\npin_min_mib = 1\nb_g2_on_gpu = false\n";
+                           "[gpud]\npinned_cache_mib = 0\npin_min_mib = 1\nb_g2_on_gpu = false\n"
+                           "release_host_points = false\n";
     const auto c = daemon::load_config(path);
     std::filesystem::remove(path);
     EXPECT_EQ(c.ring.slots, 9u);
@@ -108,9 +110,11 @@ TEST(DaemonConfig, ValuesAreRead) {
     EXPECT_EQ(c.gpud.pinned_cache_mib, 0u);
     EXPECT_EQ(c.gpud.pin_min_mib, 1u);
     EXPECT_FALSE(c.gpud.b_g2_on_gpu);
+    EXPECT_FALSE(c.gpud.release_host_points);
     const auto d = daemon::load_config_or_defaults(std::nullopt);
     EXPECT_EQ(d.gpud.pin_min_mib, 32u);
     EXPECT_TRUE(d.gpud.b_g2_on_gpu);
+    EXPECT_TRUE(d.gpud.release_host_points);
 }
 
 TEST(DaemonConfig, MaxPartitionAttemptsIsThreeByDefaultIsReadAndRefusesZero) {

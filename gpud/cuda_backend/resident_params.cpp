@@ -41,6 +41,7 @@ struct points_layout {
     int gpu = 0;
     params_placement placement = params_placement::automatic;
     bool b_g2_on_gpu = true;
+    bool release_host_points = false;  // [gpud] release_host_points
     size_t n_g1 = 0;    // h, l, a, b_g1 back to back
     size_t n_g2 = 0;    // b_g2, 0 with B_G2 on the CPU
     size_t g1_max = 0;  // the largest G1 query
@@ -52,23 +53,48 @@ struct points_layout {
     std::function<size_t(size_t g1_run, size_t g2_run)> least_beside;
 };
 
-// Packed into page-locked host memory by a few threads (39 GiB of G1 points at 32 GiB: a memory copy per
-// point), then each context streams its segments from there.
-template <class F, size_t N>
-void pack_points(const std::array<const std::vector<ec::affine_t<F>>*, N>& queries, std::byte* out) {
-    std::vector<std::thread> threads;
-    size_t at = 0;
-    for (const auto* q : queries) {
-        const size_t n = q->size(), per = std::max<size_t>(1, (n + 7) / 8);
-        for (size_t lo = 0; lo < n; lo += per) {
-            const auto part = std::span<const ec::affine_t<F>>(q->data() + lo, std::min(per, n - lo));
-            threads.emplace_back([part, dst = out + (at + lo) * 2 * sizeof(F)] {
-                cuda::msm_context<F>::pack_points(part, dst);
-            });
+// One query packed into the host copy by up to 8 threads (39 GiB of G1 points at 32 GiB: a memory copy per
+// point); each context streams its segments from there. A part whose thread cannot be started is packed on this
+// one: a packing left half done would lose points whose vectors were already given back (release_host_copy).
+template <class F>
+void pack_points(const std::vector<ec::affine_t<F>>& q, std::byte* out) noexcept {
+    std::array<std::thread, 8> threads;
+    const size_t n = q.size(), per = std::max<size_t>(1, (n + threads.size() - 1) / threads.size());
+    size_t t = 0;
+    for (size_t lo = 0; lo < n; lo += per, ++t) {
+        const auto part = std::span<const ec::affine_t<F>>(q.data() + lo, std::min(per, n - lo));
+        std::byte* dst = out + lo * 2 * sizeof(F);
+        try {
+            threads[t] = std::thread([part, dst] { cuda::msm_context<F>::pack_points(part, dst); });
+        } catch (const std::system_error&) {
+            cuda::msm_context<F>::pack_points(part, dst);
         }
-        at += n;
     }
-    for (auto& t : threads) t.join();
+    for (auto& th : threads)
+        if (th.joinable()) th.join();
+}
+
+// Once |v|'s points are on the device or packed, the pages of its host vector go back to the kernel (where the
+// backend was told to), kept in |r| to be restored when the set goes. Where the kernel refuses, the copy stays and
+// a warning says so: more host memory held, nothing else.
+template <class P>
+void release_host_copy(resident_params& r, const std::vector<P>& v, const char* name, const points_layout& fit) {
+    if (!fit.release_host_points) return;
+    util::released_pages pages(v.data(), v.size() * sizeof(P));
+    if (!pages.error().empty()) {
+        spdlog::warn("GPU {}: the host copy of the parameters' {} points ({:.2f} GiB) could not be given back to the "
+                     "kernel ({}): it stays in host memory",
+                     fit.gpu, name, double(v.size() * sizeof(P)) / gib, pages.error());
+        return;
+    }
+    if (pages.bytes() != 0) r.released.push_back(std::move(pages));
+}
+
+// " (their host copy, X GiB, given back)" where it was, for the logs.
+std::string released_note(const resident_params& r) {
+    return r.released.empty() ? std::string()
+                              : fmt::format("; their host copy ({:.2f} GiB) given back to the kernel",
+                                            double(r.released_bytes()) / gib);
 }
 
 // The host copy is as large as the points (47 GiB at 32 GiB): a host without room gets a message in those
@@ -102,35 +128,58 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
             fit.gpu, double(fit.avail) / gib, fit.log_m, double(device_need(seg.g1, seg.g2)) / gib,
             fit.b_g2_on_gpu ? ", [gpud] b_g2_on_gpu = false" : ""));
     // The copy is written as it is made: on a host without room for it the kernel would kill gpud part way
-    // (new[] succeeds on Linux whatever is free), so the room is asked first.
+    // (new[] succeeds on Linux whatever is free), so the room is asked first. With the parameters' own vectors
+    // given back one by one as each is packed, the copy never holds more beside them than the largest query.
     const size_t host_bytes =
         fit.n_g1 * 2 * sizeof(ff::fp_t) + (fit.b_g2_on_gpu ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0);
+    const size_t host_peak =
+        fit.release_host_points
+            ? std::max(fit.g1_max * 2 * sizeof(ff::fp_t), fit.b_g2_on_gpu ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0)
+            : host_bytes;
     const std::optional<uint64_t> host_available = host_memory_available_bytes();
-    if (!host_memory_fits(host_bytes, host_available))
+    if (!host_memory_fits(host_peak, host_available))
         throw cuda::cuda_error(fmt::format(
             "GPU {}: the parameters' points do not fit the device ({:.1f} GiB free for {:.1f} GiB of points; "
-            "[gpud] params_memory = \"{}\"), and their host copy ({:.1f} GiB) does not fit the {:.1f} GiB of "
+            "[gpud] params_memory = \"{}\"), and their host copy ({:.1f} GiB{}) does not fit the {:.1f} GiB of "
             "host memory available (MemAvailable, {:.0f} GiB kept free): not made, as the kernel would kill gpud "
             "while writing it; use a GPU with room for the points, add host memory, or make the ring smaller "
             "([ring] slots x slot_bytes is held in memory)",
             fit.gpu, double(fit.avail) / gib, double(fit.need) / gib, to_string(fit.placement),
-            double(host_bytes) / gib, double(*host_available) / gib, double(HOST_MEMORY_RESERVE) / gib));
+            double(host_bytes) / gib,
+            fit.release_host_points
+                ? fmt::format(", {:.1f} GiB at once beside the parameters' vectors given back as it is made",
+                              double(host_peak) / gib)
+                : std::string(),
+            double(*host_available) / gib, double(HOST_MEMORY_RESERVE) / gib));
     r.segment_g1 = seg.g1;
     r.segment_g2 = seg.g2;
+    // What may throw first (the host copy's allocation, the contexts and their segment buffers on the device),
+    // then the packing, which gives the parameters' vectors back as it goes and so must not stop half way.
     r.host_g1 = host_points_buffer(fit.n_g1 * 2 * sizeof(ff::fp_t), fit);
-    pack_points<ff::fp_t>(std::array{&params.h, &params.l, &params.a, &params.b_g1}, r.host_g1.get());
-    r.pin_g1 = cuda::host_pin(fit.gpu, r.host_g1.get(), fit.n_g1 * 2 * sizeof(ff::fp_t));
     r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu);
     r.g1->use_host_points(r.host_g1.get(), fit.n_g1, std::max<size_t>(r.segment_g1, 1));
     if (fit.b_g2_on_gpu) {
         size_t next = 0;
         place(r.b_g2, params.b_g2, next);
         r.host_g2 = host_points_buffer(fit.n_g2 * 2 * sizeof(ff::fp2_t), fit);
-        pack_points<ff::fp2_t>(std::array{&params.b_g2}, r.host_g2.get());
-        r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t));
         r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu);
         r.g2->use_host_points(r.host_g2.get(), fit.n_g2, std::max<size_t>(r.segment_g2, 1));
     }
+    r.released.reserve(5);
+    size_t packed = 0;
+    for (const auto& [name, q] : {std::pair{"h", &params.h}, std::pair{"l", &params.l}, std::pair{"a", &params.a},
+                                  std::pair{"b_g1", &params.b_g1}}) {
+        pack_points<ff::fp_t>(*q, r.host_g1.get() + packed * 2 * sizeof(ff::fp_t));
+        packed += q->size();
+        release_host_copy(r, *q, name, fit);
+    }
+    if (r.g2) {
+        pack_points<ff::fp2_t>(params.b_g2, r.host_g2.get());
+        release_host_copy(r, params.b_g2, "b_g2", fit);
+    }
+    // Page-locked once written: locking commits every page of the copy at once.
+    r.pin_g1 = cuda::host_pin(fit.gpu, r.host_g1.get(), fit.n_g1 * 2 * sizeof(ff::fp_t));
+    if (r.g2) r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t));
     const bool pinned = r.pin_g1.pinned() && (!r.g2 || r.pin_g2.pinned());
     if (!pinned)
         spdlog::warn("GPU {}: the parameters' host copy could not be page-locked ({}): its segments are copied "
@@ -138,10 +187,10 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
                      fit.gpu, !r.pin_g1.pinned() ? r.pin_g1.error() : r.pin_g2.error());
     spdlog::info("GPU {}: parameters in host memory ([gpud] params_memory = \"{}\"; {:.2f} GiB of points, {:.1f} "
                  "GiB of device memory free): {} h, {} l, {} a, {} b_g1, {} b_g2 points, streamed to the GPU in "
-                 "segments of {} G1 / {} G2 points, prepared in {:.2f} s",
+                 "segments of {} G1 / {} G2 points, prepared in {:.2f} s{}",
                  fit.gpu, to_string(fit.placement), double(fit.need) / gib, double(fit.avail) / gib, r.h.size,
                  r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, r.segment_g1, r.segment_g2,
-                 seconds_since(t0));
+                 seconds_since(t0), released_note(r));
 }
 
 // The points uploaded to the device, G1 queries back to back in one context.
@@ -159,9 +208,15 @@ void upload_points(resident_params& r, const groth16::parameters& params, const 
         r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu);
         r.g2->upload_points(params.b_g2);
     }
-    spdlog::info("GPU {}: parameters resident ({} h, {} l, {} a, {} b_g1, {} b_g2 points, {:.2f} GiB) in {:.2f} s",
+    // Each upload is complete on return (msm_context::upload_points_at waits for its copies).
+    release_host_copy(r, params.h, "h", fit);
+    release_host_copy(r, params.l, "l", fit);
+    release_host_copy(r, params.a, "a", fit);
+    release_host_copy(r, params.b_g1, "b_g1", fit);
+    if (r.g2) release_host_copy(r, params.b_g2, "b_g2", fit);
+    spdlog::info("GPU {}: parameters resident ({} h, {} l, {} a, {} b_g1, {} b_g2 points, {:.2f} GiB) in {:.2f} s{}",
                  fit.gpu, r.h.size, r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, double(r.bytes()) / gib,
-                 seconds_since(t0));
+                 seconds_since(t0), released_note(r));
 }
 
 }  // namespace
@@ -183,6 +238,13 @@ size_t cuda_backend::resident_matrix_bytes() const {
     size_t n = 0;
     for (const auto& [_, r] : resident_)
         if (r->matrices) n += r->matrices->device_bytes();
+    return n;
+}
+
+size_t cuda_backend::host_points_released_bytes() const {
+    std::lock_guard lk(mu_);
+    size_t n = 0;
+    for (const auto& [_, r] : resident_) n += r->released_bytes();
     return n;
 }
 
@@ -260,6 +322,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     fit.gpu = gpu_;
     fit.placement = placement_;
     fit.b_g2_on_gpu = b_g2_on_gpu_;
+    fit.release_host_points = release_host_points_;
     place(r->h, params.h, fit.n_g1);
     place(r->l, params.l, fit.n_g1);
     place(r->a, params.a, fit.n_g1);

@@ -3,7 +3,9 @@
 // on the GPU; or, where the device has no room for them, packed and page-locked in host memory and streamed to
 // the contexts in segments. With them, once a compact partition of the circuit came, its R1CS matrices
 // (cuda::r1cs_device). One upload per parameters object, kept until the object is forgotten (gpud: freed after
-// an evict) or another object turns up at its address.
+// an evict) or another object turns up at its address. Once uploaded (or packed for streaming), the host vectors'
+// pages are given back to the kernel where the backend was told to ([gpud] release_host_points): the vectors keep
+// their addresses and sizes, by which the set is still known, and their pages are restored when this goes.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +15,7 @@
 
 #include "common/groth16/keys.hpp"
 #include "common/r1cs/matrix_sizes.hpp"
+#include "common/util/released_pages.hpp"
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/r1cs_device.hpp"
@@ -29,6 +32,14 @@ struct cuda_backend::resident_params {
         size_t first = 0;  // index of its first point in the context
     };
     query h, l, a, b_g1, b_g2;
+    // The pages of the parameters' point vectors given back (util::released_pages), restored when this goes,
+    // before the parameters object is freed (gpud frees it after forget).
+    std::vector<util::released_pages> released;
+    size_t released_bytes() const {
+        size_t n = 0;
+        for (const auto& p : released) n += p.bytes();
+        return n;
+    }
     bool scratch_planned = false;  // plan_device_memory applied (before the first kernels on these points)
     size_t witness_bytes_planned = 0;  // the compact witness's device buffers when the plan was made
     // The serial of the work whose B_G2 scalars the G2 context holds, copied there under an earlier
