@@ -162,7 +162,8 @@ choose_ring_dir() {
 
 # --- the configuration ---------------------------------------------------------------------------------
 # From RT, SPOOL, RING_NAME, RING_SLOTS, SLOT_BYTES, SHM_DIR, SYNTH_THREADS, BACKEND, GPUD_WORKERS, GPU, LOCK_NAME,
-# PARAMS_DIR.
+# PARAMS_DIR, and RELEASE_HOST_POINTS ([gpud] release_host_points; default true, false keeps the parameters' host
+# vectors after their upload).
 write_synthetic_config() {
   cat >"$CONFIG" <<EOF
 # written by $(basename "$0"): $1
@@ -190,6 +191,7 @@ gpu = $GPU
 lock_name = "$LOCK_NAME"
 params_dir = "$PARAMS_DIR"
 synthetic_params = true
+release_host_points = ${RELEASE_HOST_POINTS:-true}
 EOF
   cp "$CONFIG" "$OUT/cuzk.toml"
 }

@@ -126,8 +126,13 @@ def main():
         row("parameters", f"{p['circuit']}: {gb(p['bytes'])}{' SYNTHETIC (proofs not valid)' if p.get('synthetic') else ''}, "
             f"loaded in {p['load_ms'] / 1000:.1f} s (matrices recorded or read included)")
 
-    # PCIe: the compact witness per partition (CUDA backend counters), and the host ranges copied.
     c = gpud.get("backend_counters") or {}
+    if "host_points_released_bytes" in c:
+        end = daemons.get("gpud", {}).get("anon_kb")
+        row("parameters' host copy given back", f"{gb(c['host_points_released_bytes'])} ([gpud] release_host_points)"
+            + (f"; gpud private memory (RssAnon) at the end {end * 1024 / 1e9:.2f} GB" if end else ""))
+
+    # PCIe: the compact witness per partition (CUDA backend counters), and the host ranges copied.
     proved = sum(w.get("proved", 0) for w in gpud.get("workers", [])) or None
     if c.get("compact_partitions"):
         row("PCIe bytes per partition", f"{c['compact_uploaded_bytes'] / c['compact_partitions'] / 1e6:.1f} MB of compact "
