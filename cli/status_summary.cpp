@@ -146,6 +146,21 @@ std::string gpu_line(const json& g) {
     return line(fmt::format("GPU {}", status_value<int>(g, "gpu", 0)), text);
 }
 
+// The parameter sets a gpud holds (each with its points' size), and the host bytes of their points it gave back
+// once they were on the device ([gpud] release_host_points), where its backend counts them.
+std::string params_line(const json& g) {
+    std::string text;
+    for (const auto& p : g.value("params", json::array()))
+        text += fmt::format("{}{} {}{}", text.empty() ? "" : ", ", status_value<std::string>(p, "circuit", "?"),
+                            ipc::format_bytes(status_value<std::uint64_t>(p, "bytes", 0)),
+                            status_value<bool>(p, "synthetic", false) ? " (SYNTHETIC: proofs not valid)" : "");
+    if (text.empty()) text = "none loaded";
+    const json counters = g.value("backend_counters", json::object());
+    if (const auto released = status_value<std::uint64_t>(counters, "host_points_released_bytes", 0))
+        text += fmt::format("; their host copy given back: {}", ipc::format_bytes(released));
+    return line(fmt::format("params GPU {}", status_value<int>(g, "gpu", 0)), text);
+}
+
 }  // namespace
 
 std::string status_summary(const json& status, const daemon::config& c) {
@@ -167,7 +182,7 @@ std::string status_summary(const json& status, const daemon::config& c) {
     for (const auto& g : gpuds) out += gpud_line(g);
     out += jobs_line(a);
     out += ring_line(s, gpuds, c);
-    for (const auto& g : gpuds) out += gpu_line(g);
+    for (const auto& g : gpuds) out += gpu_line(g) + params_line(g);
     return out;
 }
 

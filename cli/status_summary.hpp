@@ -7,6 +7,7 @@
 //   jobs          1 running, 1 queued, 40 done, 1 failed
 //   ring          cuzk-ring: 3 of 8 slots in use (1 PROVING, 2 READY), 256.0 MiB each
 //   GPU 0         NVIDIA H200, 20.3 GiB free of 139.8 GiB; CUDA lock cuzk-cuda-lock-gpu0 held, 1 waiting, 1208 acquisitions
+//   params GPU 0  porep:StackedDrg32GiBV1_1 47.5 GiB; their host copy given back: 47.5 GiB
 //
 // A daemon that does not answer is "down". Fields an older daemon lacks are left out, never guessed.
 #pragma once

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ipc/shm_segment.hpp"
 #include "support/pipeline.hpp"
 #include "support/run_command.hpp"
 
@@ -65,6 +66,14 @@ TEST(PipelineCliStatus, SummaryLinesAndTheWholeDocumentWithJson) {
     EXPECT_EQ(line_labelled(lines, "GPU 0"), "no GPU device (cpu backend); CUDA lock " + sut.config().gpud.lock_name +
                                                  " free, 3 acquisitions")
         << status.output;
+    // The set gpud loaded for mul:64, its points' size from the status document; the CPU backend gives nothing back.
+    const auto set = nlohmann::json::parse(
+        test::run_command(std::string(CUZK_CLI_PATH) + " status --json " + cfg, false).output)["gpud"]["params"];
+    ASSERT_EQ(set.size(), 1u) << set.dump();
+    EXPECT_EQ(line_labelled(lines, "params GPU 0"),
+              fmt::format("{} {}", set[0]["circuit"].get<std::string>(),
+                          ipc::format_bytes(set[0]["bytes"].get<std::uint64_t>())))
+        << status.output;
     EXPECT_EQ(lines.back(), "(`cuzk status --json` for every daemon's whole status)");
 
     // --json: the whole document as before, "gpud" (the first gpud) and "gpuds" (every one) both kept.
@@ -92,6 +101,7 @@ TEST(PipelineCliStatus, SummaryLinesAndTheWholeDocumentWithJson) {
               sut.config().ring.name + ": 4 slots of 4.0 MiB (which are in use: no gpud answers)")
         << partly.output;
     EXPECT_EQ(line_labelled(partly_lines, "GPU 0"), "") << "no GPU line without a gpud:\n" << partly.output;
+    EXPECT_EQ(line_labelled(partly_lines, "params GPU 0"), "") << partly.output;
     sut.start("gpud");
     EXPECT_EQ(sut.await(waiting).state, ipc::job_state::done);
     const auto in_use = test::run_command(std::string(CUZK_CLI_PATH) + " status " + cfg, false);
