@@ -127,6 +127,12 @@ def main():
         if stage in final:
             table.append((f"{stage} peak RSS at the end", f"{final[stage]['vmhwm_kb'] / 1e6:.2f} GB, "
                                                           f"{final[stage].get('cpu_s', 0):.0f} CPU s"))
+    counters = ((load_json(out / "status.json") or {}).get("gpud") or {}).get("backend_counters") or {}
+    if "host_points_released_bytes" in counters:
+        anon = final.get("gpud", {}).get("anon_kb")
+        table.append(("parameters' host copy given back ([gpud] release_host_points)",
+                      f"{counters['host_points_released_bytes'] / 1e9:.2f} GB (the sets resident at the end)"
+                      + (f"; gpud private memory (RssAnon) at the end {anon / 1e6:.2f} GB" if anon else "")))
     gpu_mem = []
     try:
         for line in (out / "samples.csv").read_text().splitlines()[1:]:

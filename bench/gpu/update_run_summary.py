@@ -137,6 +137,11 @@ def main():
     for p in gpud.get("params", []):
         row("parameters", f"{p['circuit']}: {size(p['bytes'])}{' SYNTHETIC' if p.get('synthetic') else ''}, "
             f"ready in {p['load_ms'] / 1000:.1f} s (matrices recorded or read included)")
+    counters = gpud.get("backend_counters") or {}
+    if "host_points_released_bytes" in counters:
+        anon = daemons.get("gpud", {}).get("anon_kb")
+        row("parameters' host copy given back", f"{size(counters['host_points_released_bytes'])} ([gpud] "
+            f"release_host_points)" + (f"; gpud private memory (RssAnon) at the end {size(anon * 1024)}" if anon else ""))
     row("synthd threads / cores; backend", f"{threads} / {cores}; {gpud.get('backend', '?')}")
 
     print(f"SnapDeals update {proof}: synthetic update and parameters (test facilities): timings only, no valid proof")
