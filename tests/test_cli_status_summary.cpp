@@ -1,0 +1,59 @@
+// `cuzk status`'s summary lines from a status document alone (cli/status_summary.cpp): the "params GPU N" line of
+// each gpud, with the sets it holds and the host bytes of their points given back once on the GPU. The other
+// lines are checked against real daemons in test_pipeline_cli_status.cpp.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "cli/status_summary.hpp"
+#include "daemon/config.hpp"
+
+using namespace cuzk;
+using nlohmann::json;
+
+namespace {
+
+// The text after the 14-column label |label| in |summary|; empty when no line has it.
+std::string line_labelled(const std::string& summary, const std::string& label) {
+    std::istringstream in(summary);
+    for (std::string l; std::getline(in, l);)
+        if (l.size() > 14 && l.compare(0, label.size(), label) == 0 &&
+            l.find_first_not_of(' ', label.size()) == 14)
+            return l.substr(14);
+    return "";
+}
+
+json gpud(int gpu, json params, json counters = json::object()) {
+    return {{"stage", "gpud"}, {"gpu", gpu}, {"pid", 100 + gpu}, {"backend", "cuda"}, {"workers", json::array()},
+            {"params", std::move(params)}, {"backend_counters", std::move(counters)}};
+}
+
+}  // namespace
+
+TEST(CliStatusSummary, ParamsLineNamesEachSetItsSizeAndTheHostCopyGivenBack) {
+    const daemon::config c;
+    const json porep = {{"circuit", "porep:StackedDrg32GiBV1_1"}, {"bytes", std::uint64_t(51064000000)},
+                        {"users", 2}, {"load_ms", 23000}, {"synthetic", false}};
+    const json winning = {{"circuit", "winning_post:StackedDrgWinning32GiBV1"}, {"bytes", std::uint64_t(3) << 30},
+                          {"users", 0}, {"load_ms", 900}, {"synthetic", true}};
+    const json status = {{"gpuds", json::array({gpud(0, json::array({porep, winning}),
+                                                     {{"host_points_released_bytes", std::uint64_t(50) << 30}}),
+                                                gpud(1, json::array())})}};
+    const std::string out = cli::status_summary(status, c);
+    EXPECT_EQ(line_labelled(out, "params GPU 0"),
+              "porep:StackedDrg32GiBV1_1 47.6 GiB, winning_post:StackedDrgWinning32GiBV1 3.0 GiB (SYNTHETIC: proofs "
+              "not valid); their host copy given back: 50.0 GiB")
+        << out;
+    EXPECT_EQ(line_labelled(out, "params GPU 1"), "none loaded") << out;
+}
+
+TEST(CliStatusSummary, NoParamsLineWithoutAGpudAndNothingGivenBackWhereNotCounted) {
+    const daemon::config c;
+    EXPECT_EQ(line_labelled(cli::status_summary(json::object(), c), "params GPU 0"), "");
+    const json set = {{"circuit", "mul:64"}, {"bytes", 4096}};
+    const std::string out = cli::status_summary({{"gpuds", json::array({gpud(0, json::array({set}))})}}, c);
+    EXPECT_EQ(line_labelled(out, "params GPU 0"), "mul:64 4.0 KiB") << out;
+}
