@@ -162,7 +162,8 @@ choose_ring_dir() {
 
 # --- the configuration ---------------------------------------------------------------------------------
 # From RT, SPOOL, RING_NAME, RING_SLOTS, SLOT_BYTES, SHM_DIR, SYNTH_THREADS, BACKEND, GPUD_WORKERS, GPU, LOCK_NAME,
-# PARAMS_DIR, and RELEASE_HOST_POINTS ([gpud] release_host_points; default true, false keeps the parameters' host
+# PARAMS_DIR, LOG_LEVEL (default info; debug adds, among others, each compact partition's kernel steps to
+# gpud's log), and RELEASE_HOST_POINTS ([gpud] release_host_points; default true, false keeps the parameters' host
 # vectors after their upload).
 write_synthetic_config() {
   cat >"$CONFIG" <<EOF
@@ -170,7 +171,7 @@ write_synthetic_config() {
 [runtime]
 dir = "$RT"
 spool_dir = "$SPOOL"
-log_level = "info"
+log_level = "${LOG_LEVEL:-info}"
 [metrics]
 listen = ""
 [ring]

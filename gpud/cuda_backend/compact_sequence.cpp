@@ -143,13 +143,23 @@ void cuda_backend::compact_sequence::run() {
     // waiting full-witness partition is no longer found there (that partition copies its own again).
     r.g2_scalars_of = 0;
 
+    // Host wall time between the steps' returns, for the debug line below: where the problem sits when a
+    // circuit's kernels are slow (a step whose kernels still run when it returns counts in the next one; the MSMs
+    // return their sums, so the H MSM ends the third and the L and A MSMs the fourth; B_G2 runs on its own thread).
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    auto ms_since = [](clock::time_point t) { return seconds_since(t) * 1e3; };
     z.upload(m, c.inputs, c.aux);
     be.compact_uploaded_bytes_ += z.uploaded_bytes();
     spdlog::debug("GPU {}: compact witness of {} bytes copied in {} copies", be.gpu_, z.uploaded_bytes(),
                   z.upload_copies());
+    const double upload_ms = ms_since(t0);
+    auto t = clock::now();
     z.gather_b_scalars(m, z_read);
     b_g2 = start_b_g2();
     z.expand(m);
+    const double expand_ms = ms_since(t);
+    t = clock::now();
     if (n > 1) {
         h_beside_b_g1();
     } else {
@@ -158,8 +168,16 @@ void cuda_backend::compact_sequence::run() {
         w.kernels.b1_acc = msm_in_place(*r.g1, r.b_g1.first, z.b_scalars(), z.b_scalar_count());
         z.gather_a_scalars(m, nullptr, z_read);
     }
+    const double h_ms = ms_since(t);
+    t = clock::now();
     l_and_a_msms();
+    const double l_a_ms = ms_since(t);
+    t = clock::now();
     if (b_g2.valid()) w.b2_acc = b_g2.get();  // rethrows a failure of the B_G2 thread
+    spdlog::debug("GPU {}: compact partition's kernels in {:.1f} ms: witness copied {:.1f}, B scalars gathered and "
+                  "witness expanded {:.1f}, rows + H's transforms + B_G1 + H MSM {:.1f}, L and A MSMs {:.1f}, B_G2 "
+                  "waited for {:.1f} (domain 2^{}, {} aux)",
+                  be.gpu_, ms_since(t0), upload_ms, expand_ms, h_ms, l_a_ms, ms_since(t), log_m, n_aux);
     w.kernels_done = true;
     ++be.compact_partitions_;
 }
