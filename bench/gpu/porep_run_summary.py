@@ -15,6 +15,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from post_run_summary import host_copy_given_back
+
 
 def load_json(path):
     try:
@@ -127,10 +129,9 @@ def main():
             f"loaded in {p['load_ms'] / 1000:.1f} s (matrices recorded or read included)")
 
     c = gpud.get("backend_counters") or {}
-    if "host_points_released_bytes" in c:
-        end = daemons.get("gpud", {}).get("anon_kb")
-        row("parameters' host copy given back", f"{gb(c['host_points_released_bytes'])} ([gpud] release_host_points)"
-            + (f"; gpud private memory (RssAnon) at the end {end * 1024 / 1e9:.2f} GB" if end else ""))
+    given_back = host_copy_given_back(c, daemons.get("gpud", {}).get("anon_kb", 0) * 1024)
+    if given_back:
+        row("parameters' host copy", given_back)
 
     # PCIe: the compact witness per partition (CUDA backend counters), and the host ranges copied.
     proved = sum(w.get("proved", 0) for w in gpud.get("workers", [])) or None

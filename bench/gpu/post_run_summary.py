@@ -37,6 +37,16 @@ def peaks(path):
     return out
 
 
+def host_copy_given_back(counters, anon_bytes):
+    """The row text for the parameters' host copy the CUDA backend gave back ([gpud] release_host_points), from its
+    backend counters and gpud's private memory at the end (bytes, or None); None where the backend does not count it."""
+    if "host_points_released_bytes" not in counters:
+        return None
+    return (f"{counters['host_points_released_bytes'] / 1e9:.2f} GB given back, the sets resident at the end "
+            f"([gpud] release_host_points)"
+            + (f"; gpud private memory (RssAnon) at the end {anon_bytes / 1e9:.2f} GB" if anon_bytes else ""))
+
+
 def fmt_ms(values):
     if not values:
         return "n/a"
@@ -128,11 +138,9 @@ def main():
             table.append((f"{stage} peak RSS at the end", f"{final[stage]['vmhwm_kb'] / 1e6:.2f} GB, "
                                                           f"{final[stage].get('cpu_s', 0):.0f} CPU s"))
     counters = ((load_json(out / "status.json") or {}).get("gpud") or {}).get("backend_counters") or {}
-    if "host_points_released_bytes" in counters:
-        anon = final.get("gpud", {}).get("anon_kb")
-        table.append(("parameters' host copy given back ([gpud] release_host_points)",
-                      f"{counters['host_points_released_bytes'] / 1e9:.2f} GB (the sets resident at the end)"
-                      + (f"; gpud private memory (RssAnon) at the end {anon / 1e6:.2f} GB" if anon else "")))
+    given_back = host_copy_given_back(counters, final.get("gpud", {}).get("anon_kb", 0) * 1024)
+    if given_back:
+        table.append(("parameters' host copy", given_back))
     gpu_mem = []
     try:
         for line in (out / "samples.csv").read_text().splitlines()[1:]:

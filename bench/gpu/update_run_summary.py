@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts (git does not ignore it)
 from porep_run_summary import _sample_peaks, _slot_size, load_json
-from post_run_summary import fmt_ms, peaks
+from post_run_summary import fmt_ms, host_copy_given_back, peaks
 
 
 def size(n):
@@ -137,11 +137,9 @@ def main():
     for p in gpud.get("params", []):
         row("parameters", f"{p['circuit']}: {size(p['bytes'])}{' SYNTHETIC' if p.get('synthetic') else ''}, "
             f"ready in {p['load_ms'] / 1000:.1f} s (matrices recorded or read included)")
-    counters = gpud.get("backend_counters") or {}
-    if "host_points_released_bytes" in counters:
-        anon = daemons.get("gpud", {}).get("anon_kb")
-        row("parameters' host copy given back", f"{size(counters['host_points_released_bytes'])} ([gpud] "
-            f"release_host_points)" + (f"; gpud private memory (RssAnon) at the end {size(anon * 1024)}" if anon else ""))
+    given_back = host_copy_given_back(gpud.get("backend_counters") or {}, daemons.get("gpud", {}).get("anon_kb", 0) * 1024)
+    if given_back:
+        row("parameters' host copy", given_back)
     row("synthd threads / cores; backend", f"{threads} / {cores}; {gpud.get('backend', '?')}")
 
     print(f"SnapDeals update {proof}: synthetic update and parameters (test facilities): timings only, no valid proof")
