@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "common/circuits/circuit.hpp"
 #include "common/cs/counting_cs.hpp"
 
 namespace cuzk::cli {
@@ -25,5 +26,10 @@ void count_fields(nlohmann::ordered_json& out, const cs::counting_cs& counter);
 // computes values, and the note; printed to stdout. Returns the exit code.
 int print_report(nlohmann::ordered_json& out, const cs::counting_cs& counter, const std::string& official_params,
                  double synthesis_seconds, const std::function<void(cs::counting_cs&)>& synthesize_with_witness);
+
+// --scalar-census: |circuit| (one partition with its witness and public inputs) synthesized as synthd
+// synthesizes it, into a proving assignment (~17 GB at 32 GiB), then its L, A and B scalars counted by class
+// (zero, one, small, other: groth16/scalar_census.hpp). The JSON cuzk_bench_gpu --census reads.
+nlohmann::ordered_json scalar_census_report(const circuits::circuit& circuit, unsigned partition);
 
 }  // namespace cuzk::cli

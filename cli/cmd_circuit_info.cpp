@@ -18,7 +18,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "cli/circuit_info_report.hpp"
 #include "cli/command.hpp"
 #include "cli/post_circuit_info.hpp"
 #include "cli/update_circuit_info.hpp"
@@ -41,63 +43,45 @@ namespace cuzk::cli {
 
 namespace {
 
-// |x| to |decimals| places, as the nearest double to that decimal (JSON then prints it short: 51.37).
-double rounded(double x, int decimals) {
-    const double scale = std::pow(10.0, decimals);
-    return std::round(x * scale) / scale;
-}
-
-nlohmann::ordered_json classes_json(const groth16::scalar_classes& c) {
-    const double n = double(c.total());
-    auto pct = [n](uint64_t k) { return n == 0 ? 0.0 : rounded(100.0 * double(k) / n, 2); };
-    nlohmann::ordered_json j;
-    j["scalars"] = c.total();
-    j["zero"] = c.zero;
-    j["one"] = c.one;
-    j["small"] = c.small;
-    j["other"] = c.other;
-    j["percent"] = {{"zero", pct(c.zero)}, {"one", pct(c.one)}, {"small", pct(c.small)}, {"other", pct(c.other)}};
-    return j;
-}
-
 // Partition |k| of the C1 synthesized as synthd synthesizes it (with its public inputs, into a proving
 // assignment), then its MSM scalars counted by class.
-nlohmann::ordered_json scalar_census(const c1::seal_commit_phase1_output& c1, const porep::registered_proof& proof,
-                                     unsigned k) {
-    const auto t0 = std::chrono::steady_clock::now();
+nlohmann::ordered_json porep_scalar_census(const c1::seal_commit_phase1_output& c1, const porep::registered_proof& proof,
+                                           unsigned k) {
     const porep::porep_partition_circuit circuit(
         proof, porep::witness_of(c1, proof, k),
         porep::generate_public_inputs(proof, porep::graph_of(proof), porep::public_inputs_of(c1), k));
-    groth16::proving_assignment pa;
-    circuit.synthesize(pa);
-    pa.finish();
-    const double synth_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const auto t1 = std::chrono::steady_clock::now();
-    const groth16::partition_census c = groth16::census_of(groth16::view_of(pa));
-    const double count_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    nlohmann::ordered_json j;
-    j["partition"] = k;
-    j["rows"] = pa.num_constraints();
-    j["l"] = classes_json(c.l);
-    j["a"] = classes_json(c.a);
-    j["b"] = classes_json(c.b);
-    j["synthesis_seconds"] = rounded(synth_s, 3);
-    j["census_seconds"] = rounded(count_s, 3);
-    j["note"] =
-        "l: every aux variable; a: the inputs and the aux variables in A; b: those in B (B_G1 and B_G2). "
-        "small: neither 0 nor 1, below 2^64; other: the rest. H's scalars (quotient coefficients) not counted";
-    return j;
+    return scalar_census_report(circuit, k);
 }
 
-int run_circuit_info(const std::string& name, bool witness_timing, const std::string& c1_path, bool census,
-                     unsigned census_partition) {
+struct circuit_info_options {
+    std::string name, c1_path, randomness;
+    std::vector<std::string> vanilla;
+    bool witness_timing = false, census = false, partition_given = false;
+    unsigned census_partition = 0;
+};
+
+int run_circuit_info(const circuit_info_options& o) {
+    const std::string& name = o.name;
+    const std::string& c1_path = o.c1_path;
+    const bool census = o.census, witness_timing = o.witness_timing;
+    const unsigned census_partition = o.census_partition;
     if (name.empty() && c1_path.empty()) throw input_error("give --registered-proof or --c1");
+    const bool post_witness = !o.vanilla.empty() || !o.randomness.empty();
     if (name.starts_with("StackedDrgWin")) {  // StackedDrgWindow*, StackedDrgWinning*: PoSt
-        if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep, not " + name);
-        return run_post_circuit_info(post::registered_post_proof_by_name(name), witness_timing);
+        if (!c1_path.empty()) throw input_error("--c1 is for PoRep, not " + name + " (PoSt: --vanilla, --randomness)");
+        if (o.partition_given)
+            throw input_error("--partition is for a PoRep C1; a PoSt census counts the partition of its --vanilla "
+                              "files");
+        if (census != post_witness || (census && (o.vanilla.empty() || o.randomness.empty())))
+            throw input_error("--scalar-census of " + name + " needs --vanilla and --randomness (the witness to "
+                              "count), and they are only for it");
+        std::optional<post_census_input> input;
+        if (census) input = post_census_input{o.randomness, o.vanilla};
+        return run_post_circuit_info(post::registered_post_proof_by_name(name), witness_timing, input);
     }
+    if (post_witness) throw input_error("--vanilla and --randomness are for a PoSt --scalar-census, not " + name);
     if (name.starts_with("StackedDrgUpdate") || name.starts_with("RegisteredUpdateProof_")) {  // SnapDeals
-        if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep, not " + name);
+        if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep and PoSt, not " + name);
         return run_update_circuit_info(update::registered_update_proof_by_name(name), witness_timing);
     }
     if (census && c1_path.empty()) throw input_error("--scalar-census needs --c1 (the witness to count)");
@@ -172,7 +156,7 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
         out["c1_partition0_satisfied"] = checked.is_satisfied();
         if (!checked.is_satisfied()) out["c1_partition0_first_failure"] = *checked.first_failure();
     }
-    if (census) out["scalar_census"] = scalar_census(*c1, proof, census_partition);
+    if (census) out["scalar_census"] = porep_scalar_census(*c1, proof, census_partition);
     out["note"] =
         "constraints: enforced by the circuit (no input rows); constraints_with_input_rows: plus one "
         "'input * 0 = 0' row per public input (ONE included) as bellperson's prover adds; inputs include ONE";
@@ -183,28 +167,29 @@ int run_circuit_info(const std::string& name, bool witness_timing, const std::st
 }  // namespace
 
 void add_circuit_info_command(CLI::App& app, action& run) {
-    auto* cmd = app.add_subcommand("circuit-info", "Size of one PoRep or PoSt partition circuit (JSON)");
-    auto name = std::make_shared<std::string>();
-    auto witness_timing = std::make_shared<bool>(false);
-    auto c1_path = std::make_shared<std::string>();
-    auto census = std::make_shared<bool>(false);
-    auto census_partition = std::make_shared<unsigned>(0);
-    cmd->add_option("--registered-proof", *name,
+    auto* cmd = app.add_subcommand("circuit-info", "Size of one PoRep, PoSt or SnapDeals partition circuit (JSON)");
+    auto o = std::make_shared<circuit_info_options>();
+    cmd->add_option("--registered-proof", o->name,
                     "e.g. StackedDrg32GiBV1_1 (" + porep::registered_proof_names() + ") or a PoSt proof (" +
                         post::registered_post_proof_names() + ") or a SnapDeals proof (" +
                         update::registered_update_proof_names() + ")");
-    cmd->add_option("--c1", *c1_path,
+    cmd->add_option("--c1", o->c1_path,
                     "also synthesize partition 0 of this C1 with its witness, checking every constraint");
-    cmd->add_flag("--witness-timing", *witness_timing,
+    cmd->add_flag("--witness-timing", o->witness_timing,
                   "also time one synthesis with witness computation (random values, one thread)");
-    cmd->add_flag("--scalar-census", *census,
-                  "with --c1: synthesize one partition as synthd does (~17 GB at 32 GiB) and count its L, A, B "
-                  "scalars by class (zero, one, small, other)");
-    cmd->add_option("--partition", *census_partition, "the partition --scalar-census counts (default 0)");
-    cmd->callback([&run, name, witness_timing, c1_path, census, census_partition] {
-        run = [name, witness_timing, c1_path, census, census_partition] {
-            return run_circuit_info(*name, *witness_timing, *c1_path, *census, *census_partition);
-        };
+    cmd->add_flag("--scalar-census", o->census,
+                  "with --c1 (PoRep) or --vanilla and --randomness (PoSt): synthesize one partition as synthd does "
+                  "(~17 GB at 32 GiB) and count its L, A, B scalars by class (zero, one, small, other)");
+    auto* partition = cmd->add_option("--partition", o->census_partition,
+                                      "the partition of the C1 --scalar-census counts (default 0)");
+    cmd->add_option("--vanilla", o->vanilla,
+                    "PoSt --scalar-census: the partition's vanilla proofs, one bincode FallbackPoStSectorProof per "
+                    "file (as prove-post takes them)")
+        ->expected(1, -1);
+    cmd->add_option("--randomness", o->randomness, "PoSt --scalar-census: 32 bytes hex, a canonical field element");
+    cmd->callback([&run, o, partition] {
+        o->partition_given = partition->count() > 0;
+        run = [o] { return run_circuit_info(*o); };
     });
 }
 

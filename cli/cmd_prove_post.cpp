@@ -6,23 +6,20 @@
 // against the parameters' vk and write it (192 bytes).
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <chrono>
 #include <memory>
-#include <numeric>
 #include <string>
 #include <vector>
 
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
+#include "cli/post_vanilla_files.hpp"
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/prover.hpp"
 #include "common/groth16/verifier.hpp"
 #include "common/post/post_partition.hpp"
 #include "common/post/registered_post_proof.hpp"
-#include "common/post/vanilla_bincode.hpp"
-#include "common/post/vanilla_shape.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::cli {
@@ -38,34 +35,10 @@ int run_prove_post(const prove_post_options& o) {
     const post::registered_post_proof& proof = post::registered_post_proof_by_name(o.registered_proof);
     const post::bytes32 randomness = parse_hex32("--randomness", o.randomness);
     post::check_randomness(randomness, "--randomness");
-    if (o.vanilla.size() > proof.sector_count)  // before reading any file
-        throw input_error("--vanilla: " + std::to_string(o.vanilla.size()) + " files; " + std::string(proof.name) +
-                          (proof.kind == post::post_kind::winning ? " proves exactly " : " proves at most ") +
-                          std::to_string(proof.sector_count) + " sector" + (proof.sector_count == 1 ? "" : "s") +
-                          " per partition");
 
     const auto t0 = std::chrono::steady_clock::now();
-    const post::vanilla_shape shape = post::vanilla_shape_of(proof.sector_size, proof.challenge_count);
-    std::vector<post::fallback_sector_proof> decoded;
-    decoded.reserve(o.vanilla.size());
-    for (const std::string& file : o.vanilla)
-        decoded.push_back(post::decode_sector_proof(read_file_bytes(file, "vanilla proof"), shape, file));
-    // Verifiers take the sectors in ascending order (a BTreeMap): prove them in that order, whatever the
-    // order of the files.
-    std::vector<size_t> order(decoded.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return decoded[a].sector_id < decoded[b].sector_id; });
-    std::vector<post::fallback_sector_proof> sectors;
-    std::vector<std::string> sources;
-    for (size_t i : order) {
-        if (!sectors.empty() && sectors.back().sector_id == decoded[i].sector_id)
-            throw input_error("--vanilla: " + sources.back() + " and " + o.vanilla[i] + " both prove sector " +
-                              std::to_string(decoded[i].sector_id));
-        sectors.push_back(std::move(decoded[i]));
-        sources.push_back(o.vanilla[i]);
-    }
-    const post::post_partition_circuit circuit = post::partition_circuit_of(proof, randomness, sectors, sources);
+    const post_sectors read = read_post_sectors(proof, o.vanilla, "--vanilla");
+    const post::post_partition_circuit circuit = post::partition_circuit_of(proof, randomness, read.sectors, read.sources);
     const double prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     const groth16::parameters params = groth16::read_parameters(o.params);
@@ -76,7 +49,7 @@ int run_prove_post(const prove_post_options& o) {
     const auto t1 = std::chrono::steady_clock::now();
     groth16::proof_result r = groth16::create_proof(circuit, params);
     const double prove_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    spdlog::info("{}: {} sectors decoded and verified in {:.2f}s, proved in {:.2f}s ({})", proof.name, sectors.size(),
+    spdlog::info("{}: {} sectors decoded and verified in {:.2f}s, proved in {:.2f}s ({})", proof.name, read.sectors.size(),
                  prepare_s, prove_s, r.timings.to_string());
     if (!groth16::verify_proof(groth16::prepare_verifying_key(params.vk), r.pi, r.public_inputs)) {
         std::fprintf(stderr, "cuzk: the proof does not verify against %s's verifying key: the parameters are not "

@@ -9,9 +9,12 @@
 #include <random>
 
 #include "cli/circuit_info_report.hpp"
+#include "cli/hex_arg.hpp"
+#include "cli/post_vanilla_files.hpp"
 #include "common/cs/counting_cs.hpp"
 #include "common/post/fallback_circuit.hpp"
 #include "common/post/official_params.hpp"
+#include "common/post/post_partition.hpp"
 
 namespace cuzk::cli {
 
@@ -37,7 +40,16 @@ post::fallback_witness random_witness(const post::fallback_circuit_shape& shape)
 
 }  // namespace
 
-int run_post_circuit_info(const post::registered_post_proof& proof, bool witness_timing) {
+int run_post_circuit_info(const post::registered_post_proof& proof, bool witness_timing,
+                          const std::optional<post_census_input>& census) {
+    // The census's inputs are read and checked before the seconds of the blank synthesis.
+    std::optional<post::post_partition_circuit> partition;
+    if (census) {
+        const post::bytes32 randomness = parse_hex32("--randomness", census->randomness);
+        post::check_randomness(randomness, "--randomness");
+        const post_sectors read = read_post_sectors(proof, census->vanilla, "--vanilla");
+        partition.emplace(post::partition_circuit_of(proof, randomness, read.sectors, read.sources));
+    }
     const post::fallback_circuit_shape shape = post::fallback_circuit_shape::of(proof);
     const auto t0 = std::chrono::steady_clock::now();
     cs::counting_cs counter;
@@ -63,6 +75,7 @@ int run_post_circuit_info(const post::registered_post_proof& proof, bool witness
             post::synthesize_fallback_post(timed, shape, &w);
         };
     }
+    if (partition) out["scalar_census"] = scalar_census_report(*partition, 0);
     return print_report(out, counter, post::official_params_stem(proof), seconds, with_witness);
 }
 

@@ -164,6 +164,52 @@ TEST_F(PostRoundTrip, WindowProveVerify) {
     }
 }
 
+// circuit-info --scalar-census of a WindowPoSt partition from its vanilla proofs (what cuzk_bench_gpu --census
+// takes): every aux variable counted once in L, every class count adding up, and a PoSt witness mostly full field
+// elements (Poseidon), unlike PoRep's bits. Flags that do not go together are input errors naming them.
+TEST_F(PostRoundTrip, ScalarCensusOfAWindowPartition) {
+    const char* name = "StackedDrgWindow2KiBV1_1";
+    auto r = run("circuit-info --registered-proof " + std::string(name) + " --scalar-census --randomness " +
+                 randomness + " --vanilla " + vanilla(1, "window") + " " + vanilla(0, "window"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto j = json_of_output(r.output);
+    const auto& c = j["scalar_census"];
+    const uint64_t aux = j["aux"], inputs = j["inputs"];
+    EXPECT_EQ(c["rows"].get<uint64_t>(), j["constraints_with_input_rows"].get<uint64_t>());
+    EXPECT_EQ(c["l"]["scalars"].get<uint64_t>(), aux);
+    EXPECT_LE(c["a"]["scalars"].get<uint64_t>(), aux + inputs);
+    EXPECT_GT(c["b"]["scalars"].get<uint64_t>(), 0u);
+    for (const char* q : {"l", "a", "b"}) {
+        const auto& k = c[q];
+        EXPECT_EQ(k["zero"].get<uint64_t>() + k["one"].get<uint64_t>() + k["small"].get<uint64_t>() +
+                      k["other"].get<uint64_t>(),
+                  k["scalars"].get<uint64_t>())
+            << q;
+    }
+    EXPECT_GT(c["l"]["other"].get<uint64_t>(), aux / 2) << c.dump();
+
+    auto bad = run("circuit-info --registered-proof " + std::string(name) + " --scalar-census --vanilla " +
+                   vanilla(0, "window"));
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--randomness")) << bad.output;
+    bad = run("circuit-info --registered-proof " + std::string(name) + " --randomness " + randomness +
+              " --vanilla " + vanilla(0, "window"));
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--scalar-census")) << bad.output;
+    bad = run("circuit-info --registered-proof StackedDrg2KiBV1_1 --scalar-census --randomness " + randomness +
+              " --vanilla " + vanilla(0, "window"));
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--vanilla")) << bad.output;
+    bad = run("circuit-info --registered-proof " + std::string(name) + " --scalar-census --partition 1 "
+              "--randomness " + randomness + " --vanilla " + vanilla(0, "window"));
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--partition")) << bad.output;
+    bad = run("circuit-info --registered-proof " + std::string(name) + " --scalar-census --randomness " +
+              randomness + " --vanilla " + vanilla(0, "window") + " " + vanilla(0, "window"));
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "both prove sector")) << bad.output;
+}
+
 TEST_F(PostRoundTrip, WindowPartitionOfOneSectorRepeatsIt) {
     const char* name = "StackedDrgWindow2KiBV1_1";
     const std::string proof = (dir_ / "window-one.bin").string();

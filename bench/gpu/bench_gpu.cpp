@@ -383,12 +383,14 @@ int partition_bench(int argc, char** argv) {
     // The query sizes and scalar classes: --census FILE takes them from a real partition's census; without it,
     // PoRep-like scalars and the sizes assumed before the census was taken (A dense, B 44 M).
     query_census q_l{130169893, porep_like}, q_a{130169893 + 328, porep_like}, q_b{44000000, porep_like};
+    std::string shape = "the 32 GiB PoRep shape";
     const char* census_file = arg_str(argc, argv, "--census");
     if (census_file) {
         std::ifstream in(census_file);
         if (!in) throw std::invalid_argument(std::string("--census ") + census_file + ": cannot read it");
         try {
             const nlohmann::json census = nlohmann::json::parse(in);
+            shape = census.value("registered_proof", std::string("the census's circuit"));
             q_l = census_query(census, "l", census_file);
             q_a = census_query(census, "a", census_file);
             q_b = census_query(census, "b", census_file);
@@ -401,8 +403,8 @@ int partition_bench(int argc, char** argv) {
     const size_t n_a = size_t(arg_ll(argc, argv, "--a-points", (long long)q_a.points));
     const size_t n_b = size_t(arg_ll(argc, argv, "--b-points", (long long)q_b.points));
     const int reps = arg_int(argc, argv, "--reps", 3);
-    std::printf("SYNTHETIC partition of the 32 GiB PoRep shape (random points and scalars, not real parameters):\n"
-                "  domain 2^%u; h %zu, l %zu, a %zu, b_g1/b_g2 %zu points\n", L, n_h, n_l, n_a, n_b);
+    std::printf("SYNTHETIC partition of %s (random points and scalars, not real parameters):\n"
+                "  domain 2^%u; h %zu, l %zu, a %zu, b_g1/b_g2 %zu points\n", shape.c_str(), L, n_h, n_l, n_a, n_b);
     for (const auto& [q, c] : {std::pair{"L", &q_l}, std::pair{"A", &q_a}, std::pair{"B", &q_b}})
         std::printf("  %s scalars %s: %.2f%% zero, %.2f%% one, %.2f%% below 2^64, %.2f%% random\n", q, c->mix.name.c_str(),
                     100 * c->mix.zero, 100 * c->mix.one, 100 * c->mix.small,
