@@ -86,7 +86,8 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"compact_uploaded_bytes", compact_uploaded_bytes_.load()},
             {"out_of_memory_replans", oom_replans_.load()},
             {"msm_scratch_bytes", msm_scratch_bytes_.load()},
-            {"host_points_released_bytes", host_points_released_bytes()}};
+            {"host_points_released_bytes", host_points_released_bytes()},
+            {"prepares_making_resident", prepares_making_resident_.load()}};
 }
 
 std::optional<device_info> cuda_backend::device() const {

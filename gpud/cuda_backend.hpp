@@ -135,8 +135,10 @@ public:
     std::string device_lost() override;
     // host_pin_stats, b_g2_prestage, l_a_msm_shared (partitions whose L and A MSMs ran as one),
     // compact_partitions (proved from a compact witness on the device), compact_uploaded_bytes (their
-    // witnesses' bytes copied to the device) and host_points_released_bytes (the resident sets' host point
-    // pages given back to the kernel now), by name.
+    // witnesses' bytes copied to the device), host_points_released_bytes (the resident sets' host point
+    // pages given back to the kernel now) and prepares_making_resident (prepares that took the kernels' mutex
+    // to make a set resident or plan its memory: once per set, not per partition), by name. Never waits for
+    // kernels: gpud's main loop, which sends the finished proofs, answers status requests with it.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
     // now: those of other parameters (no partition uses |params| any more, proving_backend.hpp), and the points
@@ -157,7 +159,8 @@ public:
     // Device bytes of the R1CS matrices resident with them, and of the compact witness's buffers (z, the A and
     // B scalars, the uploaded compact arrays: kept while some set holds matrices).
     size_t resident_matrix_bytes() const;
-    // Host bytes of the resident sets' point vectors given back to the kernel ([gpud] release_host_points).
+    // Host bytes of the resident sets' point vectors given back to the kernel ([gpud] release_host_points);
+    // an atomic read, no wait for kernels.
     size_t host_points_released_bytes() const;
     size_t compact_witness_bytes() const;
 
@@ -221,8 +224,8 @@ private:
     // In prepare, before the CUDA lock: resident_for and plan_device_memory for a set not yet resident, so that the
     // first partition of a set does not upload its points and matrices under the lock (13.2 s for a 32 GiB PoRep
     // set on the H200: the GPU idle for the other gpuds of a machine, the other worker waiting). Under |mu_|,
-    // so never beside this process's kernels (their memory plan stays true); a set already resident costs an
-    // atomic load, no wait on |mu_|.
+    // so never beside this process's kernels (their memory plan stays true); a set already resident and
+    // planned (|ready_|) costs a lookup, no wait on |mu_|.
     void make_resident_before_lock(const groth16::parameters& params, const compact_partition* compact,
                                    unsigned log_m, bool row_a_spare);
 
@@ -262,9 +265,17 @@ private:
     // Shared with the works, which withdraw from it when destroyed (null with B_G2 on the CPU).
     std::shared_ptr<b_g2_board> b_g2_board_;
     std::atomic<uint64_t> next_serial_{1};
-    // The set make_resident_before_lock last made resident (cleared when it is dropped): only a hint, the
-    // kernels look their set up again under |mu_|.
-    std::atomic<const groth16::parameters*> resident_hint_{nullptr};
+    // The sets make_resident_before_lock made resident and planned, each with whether its matrices came too
+    // (dropped with the set): only a hint, the kernels look their set up again under |mu_|. Every set, not the
+    // last one only: with one hint, a prepare of the other set of two in turn (a WinningPoSt's between PoRep
+    // partitions) waited on |mu_| for the kernels running, a whole partition's, before it could queue for the
+    // lock. Under |ready_mu_|, held for a lookup only; taken after |mu_| where both are held, never before it.
+    mutable std::mutex ready_mu_;
+    std::map<const groth16::parameters*, bool> ready_;
+    std::atomic<uint64_t> prepares_making_resident_{0};  // make_resident_before_lock calls that took |mu_|
+    // The sum of the resident sets' released_bytes(), for counters() (a status request), which must not wait
+    // on |mu_|: gpud's main loop answers it, the loop that sends finished proofs.
+    std::atomic<size_t> host_points_released_{0};
     // The serial of the work whose row a the NTT context's spare slot holds (copied by an earlier holder's B_G2
     // thread), or 0. Written by that thread and read by the next holder, both under |mu_|'s succession.
     uint64_t spare_row_a_of_ = 0;

@@ -413,6 +413,40 @@ TEST(CudaBackend, ParametersUploadedOncePerParametersObject) {
     EXPECT_EQ(be.resident_sets(), 2u);
 }
 
+// Two resident sets proved in turn (a WinningPoSt's between PoRep partitions): each set's first prepare takes
+// the kernels' mutex to make it resident, no later one does, whichever set came last. While only the last set was
+// remembered, every change of set waited in prepare for the kernels running, a whole partition's (1 s at 32 GiB),
+// before it could queue for the CUDA lock. The proofs stay those of the set's first partition.
+TEST(CudaBackend, PreparingAResidentSetNeverWaitsForTheKernelsOfAnother) {
+    SKIP_WITHOUT_GPU();
+    gpud::cuda_backend be(0);
+    const keys& k = keys_for("mul:64");
+    proving_assignment pa = synthesized("mul:64");
+    const witness_view w = view_of(pa);
+    const parameters& first = k.setup.params;
+    const parameters second = first;  // another object: another resident set
+    auto making_resident = [&be] {
+        for (const auto& [name, value] : be.counters())
+            if (name == "prepares_making_resident") return value;
+        ADD_FAILURE() << "no prepares_making_resident counter";
+        return uint64_t(0);
+    };
+    const proof want = prove_with(be, w, first, 9);
+    EXPECT_EQ(making_resident(), 1u);
+    EXPECT_EQ(proof_to_bytes(prove_with(be, w, second, 9)), proof_to_bytes(want));
+    EXPECT_EQ(making_resident(), 2u);
+    for (int turn = 0; turn < 3; ++turn) {
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, first, 9)), proof_to_bytes(want));
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, second, 9)), proof_to_bytes(want));
+    }
+    EXPECT_EQ(making_resident(), 2u);
+    EXPECT_EQ(be.resident_sets(), 2u);
+    // A set forgotten is made resident again by its next prepare.
+    be.forget(second);
+    EXPECT_EQ(proof_to_bytes(prove_with(be, w, second, 9)), proof_to_bytes(want));
+    EXPECT_EQ(making_resident(), 3u);
+}
+
 // [gpud] release_host_points: once a set's points are on the device (or packed for streaming), the pages of
 // its host vectors go back to the kernel (none resident any more) while its proofs stay the CPU backend's byte for
 // byte, the first partition's and a later one's; with B_G2 on the CPU its points, which that MSM reads, are kept.

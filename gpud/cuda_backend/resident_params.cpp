@@ -241,12 +241,7 @@ size_t cuda_backend::resident_matrix_bytes() const {
     return n;
 }
 
-size_t cuda_backend::host_points_released_bytes() const {
-    std::lock_guard lk(mu_);
-    size_t n = 0;
-    for (const auto& [_, r] : resident_) n += r->released_bytes();
-    return n;
-}
+size_t cuda_backend::host_points_released_bytes() const { return host_points_released_.load(); }
 
 size_t cuda_backend::compact_witness_bytes() const {
     std::lock_guard lk(mu_);
@@ -255,8 +250,11 @@ size_t cuda_backend::compact_witness_bytes() const {
 
 void cuda_backend::drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it) {
     params_pinned_bytes_ -= it->second->host_pinned_bytes();
-    const groth16::parameters* hinted = it->first;
-    resident_hint_.compare_exchange_strong(hinted, nullptr);
+    host_points_released_ -= it->second->released_bytes();
+    {
+        std::lock_guard ready(ready_mu_);
+        ready_.erase(it->first);
+    }
     resident_.erase(it);
     // The compact witness's buffers (z and the scalars: ~5 GB at the 32 GiB shape) go with the last matrices.
     const bool matrices_left =
@@ -286,11 +284,17 @@ void cuda_backend::forget(const groth16::parameters& params) {
 
 void cuda_backend::make_resident_before_lock(const groth16::parameters& params, const compact_partition* compact,
                                              unsigned log_m, bool row_a_spare) {
-    if (resident_hint_.load() == &params) return;
+    const bool with_matrices = compact != nullptr;
+    {
+        std::lock_guard ready(ready_mu_);
+        if (auto it = ready_.find(&params); it != ready_.end() && (it->second || !with_matrices)) return;
+    }
     std::lock_guard lk(mu_);
+    ++prepares_making_resident_;
     resident_params& r = resident_for(params, compact, log_m);
     if (!r.scratch_planned) plan_device_memory(r, log_m, row_a_spare);
-    resident_hint_ = &params;
+    std::lock_guard ready(ready_mu_);
+    ready_[&params] |= with_matrices;
 }
 
 void cuda_backend::preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) {
@@ -359,6 +363,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
         upload_points(*r, params, fit, t0);
     // Entered only once complete: an upload that throws (a full device, say) leaves nothing behind.
     params_pinned_bytes_ += r->host_pinned_bytes();
+    host_points_released_ += r->released_bytes();
     return *(resident_[&params] = std::move(r));
 }
 
