@@ -24,8 +24,10 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # the bucket kernels' pipe usage. "multiples" (cuzk_bench_gpu --multiples): G1 MSMs through precomputed
 # window multiples against the plain ones, 2^20 to 2^MULTIPLES_MAX_LOG (26). RUN_TESTS=0 skips the CUDA tests.
 # PARTITION_CENSUS: the real partition whose query sizes and scalar classes the partition run takes (default
-# bench/gpu/porep_32GiB_census.json, `cuzk circuit-info --c1 F --scalar-census` of a 32 GiB C1; empty: the
-# earlier assumptions, PoRep-like scalars with A dense and B 44 M).
+# bench/gpu/porep_32GiB_census.json, `cuzk circuit-info --c1 F --scalar-census` of a 32 GiB C1;
+# bench/gpu/window_post_32GiB_census.json: a 32 GiB WindowPoSt partition of 2,349 synthetic sectors, `cuzk
+# circuit-info --registered-proof StackedDrgWindow32GiBV1_1 --scalar-census --randomness R --vanilla F...`; empty:
+# the earlier assumptions, PoRep-like scalars with A dense and B 44 M).
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2";
 # "--no-pageable --reps 2": the kernels, pinned copies and gpud's sequence, without the pageable copies and
 # the pinning-beside step that take most of the full mode's ~7 minutes).
