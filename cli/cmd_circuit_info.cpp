@@ -54,7 +54,7 @@ nlohmann::ordered_json porep_scalar_census(const c1::seal_commit_phase1_output& 
 }
 
 struct circuit_info_options {
-    std::string name, c1_path, randomness;
+    std::string name, c1_path, randomness, comm_r_old, comm_d_new, comm_r_new, h;
     std::vector<std::string> vanilla;
     bool witness_timing = false, census = false, partition_given = false;
     unsigned census_partition = 0;
@@ -67,7 +67,10 @@ int run_circuit_info(const circuit_info_options& o) {
     const unsigned census_partition = o.census_partition;
     if (name.empty() && c1_path.empty()) throw input_error("give --registered-proof or --c1");
     const bool post_witness = !o.vanilla.empty() || !o.randomness.empty();
+    const bool update_witness =
+        !o.comm_r_old.empty() || !o.comm_d_new.empty() || !o.comm_r_new.empty() || !o.h.empty();
     if (name.starts_with("StackedDrgWin")) {  // StackedDrgWindow*, StackedDrgWinning*: PoSt
+        if (update_witness) throw input_error("--comm-r-old, --comm-d-new, --comm-r-new and --h are for SnapDeals, not " + name);
         if (!c1_path.empty()) throw input_error("--c1 is for PoRep, not " + name + " (PoSt: --vanilla, --randomness)");
         if (o.partition_given)
             throw input_error("--partition is for a PoRep C1; a PoSt census counts the partition of its --vanilla "
@@ -79,11 +82,23 @@ int run_circuit_info(const circuit_info_options& o) {
         if (census) input = post_census_input{o.randomness, o.vanilla};
         return run_post_circuit_info(post::registered_post_proof_by_name(name), witness_timing, input);
     }
-    if (post_witness) throw input_error("--vanilla and --randomness are for a PoSt --scalar-census, not " + name);
     if (name.starts_with("StackedDrgUpdate") || name.starts_with("RegisteredUpdateProof_")) {  // SnapDeals
-        if (!c1_path.empty() || census) throw input_error("--c1 and --scalar-census are for PoRep and PoSt, not " + name);
-        return run_update_circuit_info(update::registered_update_proof_by_name(name), witness_timing);
+        if (!c1_path.empty()) throw input_error("--c1 is for PoRep, not " + name + " (SnapDeals: --vanilla, --comm-*)");
+        if (!o.randomness.empty()) throw input_error("--randomness is for PoSt, not " + name);
+        const bool given = update_witness || !o.vanilla.empty() || o.partition_given;
+        if (census != given || (census && (o.vanilla.empty() || o.comm_r_old.empty() || o.comm_d_new.empty() ||
+                                           o.comm_r_new.empty())))
+            throw input_error("--scalar-census of " + name + " needs --vanilla (every partition's file, in order), "
+                              "--comm-r-old, --comm-d-new and --comm-r-new (--h and --partition optional), and "
+                              "they are only for it");
+        std::optional<update_census_input> input;
+        if (census)
+            input = update_census_input{o.vanilla, o.comm_r_old, o.comm_d_new, o.comm_r_new, o.h, census_partition};
+        return run_update_circuit_info(update::registered_update_proof_by_name(name), witness_timing, input);
     }
+    if (post_witness) throw input_error("--vanilla and --randomness are for a PoSt or SnapDeals --scalar-census, not " + name);
+    if (update_witness) throw input_error("--comm-r-old, --comm-d-new, --comm-r-new and --h are for a SnapDeals "
+                                          "--scalar-census, not " + name);
     if (census && c1_path.empty()) throw input_error("--scalar-census needs --c1 (the witness to count)");
     std::optional<c1::seal_commit_phase1_output> c1;
     double parse_s = 0;
@@ -178,15 +193,22 @@ void add_circuit_info_command(CLI::App& app, action& run) {
     cmd->add_flag("--witness-timing", o->witness_timing,
                   "also time one synthesis with witness computation (random values, one thread)");
     cmd->add_flag("--scalar-census", o->census,
-                  "with --c1 (PoRep) or --vanilla and --randomness (PoSt): synthesize one partition as synthd does "
+                  "with --c1 (PoRep), --vanilla and --randomness (PoSt) or --vanilla and --comm-* (SnapDeals): "
+                  "synthesize one partition as synthd does "
                   "(~17 GB at 32 GiB) and count its L, A, B scalars by class (zero, one, small, other)");
     auto* partition = cmd->add_option("--partition", o->census_partition,
-                                      "the partition of the C1 --scalar-census counts (default 0)");
+                                      "the partition of the C1 (PoRep) or of the update (SnapDeals) --scalar-census "
+                                      "counts (default 0)");
     cmd->add_option("--vanilla", o->vanilla,
                     "PoSt --scalar-census: the partition's vanilla proofs, one bincode FallbackPoStSectorProof per "
-                    "file (as prove-post takes them)")
+                    "file (as prove-post takes them); SnapDeals: every partition's PartitionProof file, in order (as "
+                    "prove-update takes them)")
         ->expected(1, -1);
     cmd->add_option("--randomness", o->randomness, "PoSt --scalar-census: 32 bytes hex, a canonical field element");
+    cmd->add_option("--comm-r-old", o->comm_r_old, "SnapDeals --scalar-census: the sector key's comm_r (hex as stored)");
+    cmd->add_option("--comm-d-new", o->comm_d_new, "SnapDeals --scalar-census: the new data's comm_d (hex as stored)");
+    cmd->add_option("--comm-r-new", o->comm_r_new, "SnapDeals --scalar-census: the new comm_r (hex as stored)");
+    cmd->add_option("--h", o->h, "SnapDeals --scalar-census: the update's h (default the sector size's)");
     cmd->callback([&run, o, partition] {
         o->partition_given = partition->count() > 0;
         run = [o] { return run_circuit_info(*o); };

@@ -17,6 +17,7 @@
 #include "cli/command.hpp"
 #include "cli/file_io.hpp"
 #include "cli/hex_arg.hpp"
+#include "cli/update_vanilla_files.hpp"
 #include "common/groth16/params_file.hpp"
 #include "common/groth16/proof.hpp"
 #include "common/groth16/prover.hpp"
@@ -24,8 +25,6 @@
 #include "common/update/public_inputs.hpp"
 #include "common/update/update_circuit.hpp"
 #include "common/update/update_shape.hpp"
-#include "common/update/vanilla_bincode.hpp"
-#include "common/update/vanilla_shape.hpp"
 #include "common/util/errors.hpp"
 
 namespace cuzk::cli {
@@ -57,26 +56,12 @@ struct prove_update_options {
 int run_prove_update(const prove_update_options& o) {
     const update::registered_update_proof& proof = update::registered_update_proof_by_name(o.registered_proof);
     const update::update_shape shape = proof.shape();
-    const update::update_commitments pub{parse_fr_hex("--comm-r-old", o.comm_r_old),
-                                         parse_fr_hex("--comm-d-new", o.comm_d_new),
-                                         parse_fr_hex("--comm-r-new", o.comm_r_new), update_h_arg(shape, o.h)};
-    if (o.vanilla.size() != shape.partition_count)  // before reading any file
-        throw input_error("--vanilla: " + std::to_string(o.vanilla.size()) + " files; " + std::string(proof.name) +
-                          " proves " + std::to_string(shape.partition_count) + " partition" +
-                          (shape.partition_count == 1 ? "" : "s") +
-                          ", one vanilla PartitionProof file each, in partition order");
-
+    const update::update_commitments pub = update_commitments_of(shape, o.comm_r_old, o.comm_d_new, o.comm_r_new, o.h);
     const auto t0 = std::chrono::steady_clock::now();
-    const update::update_vanilla_shape vshape = update::update_vanilla_shape_of(proof.nodes());
-    std::vector<update::partition_proof> partitions;
-    partitions.reserve(o.vanilla.size());
-    for (size_t k = 0; k < o.vanilla.size(); ++k)
-        partitions.push_back(
-            update::decode_partition_proof(read_file_bytes(o.vanilla[k], "vanilla proof"), vshape, k, o.vanilla[k]));
-    const std::vector<update::update_partition_circuit> circuits =
-        update::partition_circuits_of(proof, partitions, pub, o.vanilla);
+    const std::vector<update::update_partition_circuit> circuits = read_update_partitions(proof, o.vanilla, pub,
+                                                                                          "--vanilla");
     const double prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    spdlog::info("{}: {} partition proofs decoded and verified in {:.2f}s (h = {})", proof.name, partitions.size(),
+    spdlog::info("{}: {} partition proofs decoded and verified in {:.2f}s (h = {})", proof.name, circuits.size(),
                  prepare_s, pub.h);
 
     const groth16::parameters params = groth16::read_parameters(o.params);

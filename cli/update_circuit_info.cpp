@@ -10,6 +10,8 @@
 #include <random>
 
 #include "cli/circuit_info_report.hpp"
+#include "cli/update_vanilla_files.hpp"
+#include "common/util/errors.hpp"
 #include "common/cs/counting_cs.hpp"
 #include "common/update/empty_sector_update_circuit.hpp"
 #include "common/update/official_params.hpp"
@@ -46,8 +48,20 @@ update::update_partition_witness random_witness(const update::update_shape& shap
 
 }  // namespace
 
-int run_update_circuit_info(const update::registered_update_proof& proof, bool witness_timing) {
+int run_update_circuit_info(const update::registered_update_proof& proof, bool witness_timing,
+                            const std::optional<update_census_input>& census) {
     const update::update_shape shape = proof.shape();
+    // The census's inputs are read and checked before the seconds of the blank synthesis.
+    std::vector<update::update_partition_circuit> partitions;
+    if (census) {
+        if (census->partition >= shape.partition_count)
+            throw input_error("--partition " + std::to_string(census->partition) + " is not a partition of " +
+                              std::string(proof.name) + " (it has " + std::to_string(shape.partition_count) +
+                              ", numbered from 0)");
+        const update::update_commitments pub =
+            update_commitments_of(shape, census->comm_r_old, census->comm_d_new, census->comm_r_new, census->h);
+        partitions = read_update_partitions(proof, census->vanilla, pub, "--vanilla");
+    }
     const auto t0 = std::chrono::steady_clock::now();
     cs::counting_cs counter;
     update::synthesize_empty_sector_update(counter, shape, nullptr);
@@ -74,6 +88,7 @@ int run_update_circuit_info(const update::registered_update_proof& proof, bool w
             update::synthesize_empty_sector_update(timed, shape, &w);
         };
     }
+    if (census) out["scalar_census"] = scalar_census_report(partitions.at(census->partition), census->partition);
     return print_report(out, counter, update::official_params_stem(shape), seconds, with_witness);
 }
 

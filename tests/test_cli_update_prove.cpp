@@ -133,6 +133,43 @@ TEST_F(UpdateRoundTrip, ProveThenVerify) {
     EXPECT_EQ(flipped.exit_code, 1) << flipped.output;
 }
 
+// circuit-info --scalar-census of an update's partition from its vanilla proof and public values (what
+// cuzk_bench_gpu --census takes): every aux variable counted once in L, every class count adding up; flags that do
+// not go together, or a partition the update does not have, are input errors naming them.
+TEST_F(UpdateRoundTrip, ScalarCensusOfAPartition) {
+    auto r = run("circuit-info --registered-proof " + std::string(NAME) + " --scalar-census" + flags({}) +
+                 " --vanilla " + vanilla());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto j = cuzk::test::json_of_output(r.output);
+    const auto& c = j["scalar_census"];
+    const uint64_t aux = j["aux"], inputs = j["inputs"];
+    EXPECT_EQ(c["rows"].get<uint64_t>(), j["constraints_with_input_rows"].get<uint64_t>());
+    EXPECT_EQ(c["l"]["scalars"].get<uint64_t>(), aux);
+    EXPECT_LE(c["a"]["scalars"].get<uint64_t>(), aux + inputs);
+    EXPECT_GT(c["b"]["scalars"].get<uint64_t>(), 0u);
+    for (const char* q : {"l", "a", "b"}) {
+        const auto& k = c[q];
+        EXPECT_EQ(k["zero"].get<uint64_t>() + k["one"].get<uint64_t>() + k["small"].get<uint64_t>() +
+                      k["other"].get<uint64_t>(),
+                  k["scalars"].get<uint64_t>())
+            << q;
+    }
+
+    auto bad = run("circuit-info --registered-proof " + std::string(NAME) + " --scalar-census --partition 1" +
+                   flags({}) + " --vanilla " + vanilla());
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--partition 1")) << bad.output;
+    bad = run("circuit-info --registered-proof " + std::string(NAME) + " --scalar-census --vanilla " + vanilla());
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--comm-r-old")) << bad.output;
+    bad = run("circuit-info --registered-proof " + std::string(NAME) + flags({}) + " --vanilla " + vanilla());
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "--scalar-census")) << bad.output;
+    bad = run("circuit-info --registered-proof StackedDrgWindow2KiBV1_1" + flags({}));
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(output_contains(bad, "SnapDeals")) << bad.output;
+}
+
 TEST_F(UpdateRoundTrip, BadInputExitsTwoNamingWhatAndWhere) {
     const std::string out = (dir_ / "bad.proof").string();
     const std::string v = vanilla();
