@@ -26,7 +26,9 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # PARTITION_CENSUS: the real partition whose query sizes and scalar classes the partition run takes (default
 # bench/gpu/porep_32GiB_census.json, `cuzk circuit-info --c1 F --scalar-census` of a 32 GiB C1;
 # bench/gpu/window_post_32GiB_census.json: a 32 GiB WindowPoSt partition of 2,349 synthetic sectors, `cuzk
-# circuit-info --registered-proof StackedDrgWindow32GiBV1_1 --scalar-census --randomness R --vanilla F...`; empty:
+# circuit-info --registered-proof StackedDrgWindow32GiBV1_1 --scalar-census --randomness R --vanilla F...`;
+# bench/gpu/update_32GiB_census.json: partition 0 of a synthetic 32 GiB SnapDeals update (`cuzk seal-test
+# --registered-proof StackedDrgUpdate32GiBV1 --update --synthetic`, then circuit-info --scalar-census); empty:
 # the earlier assumptions, PoRep-like scalars with A dense and B 44 M).
 # PARTITION_ARGS: more arguments for the partition run (e.g. "--kernels-only --device-gib 96 --reps 2";
 # "--no-pageable --reps 2": the kernels, pinned copies and gpud's sequence, without the pageable copies and
