@@ -45,8 +45,8 @@ namespace {
 
 // Partition |k| of the C1 synthesized as synthd synthesizes it (with its public inputs, into a proving
 // assignment), then its MSM scalars counted by class.
-nlohmann::ordered_json porep_scalar_census(const c1::seal_commit_phase1_output& c1, const porep::registered_proof& proof,
-                                           unsigned k) {
+nlohmann::ordered_json porep_scalar_census(const c1::seal_commit_phase1_output& c1,
+                                           const porep::registered_proof& proof, unsigned k) {
     const porep::porep_partition_circuit circuit(
         proof, porep::witness_of(c1, proof, k),
         porep::generate_public_inputs(proof, porep::graph_of(proof), porep::public_inputs_of(c1), k));
@@ -70,7 +70,8 @@ int run_circuit_info(const circuit_info_options& o) {
     const bool update_witness =
         !o.comm_r_old.empty() || !o.comm_d_new.empty() || !o.comm_r_new.empty() || !o.h.empty();
     if (name.starts_with("StackedDrgWin")) {  // StackedDrgWindow*, StackedDrgWinning*: PoSt
-        if (update_witness) throw input_error("--comm-r-old, --comm-d-new, --comm-r-new and --h are for SnapDeals, not " + name);
+        if (update_witness)
+            throw input_error("--comm-r-old, --comm-d-new, --comm-r-new and --h are for SnapDeals, not " + name);
         if (!c1_path.empty()) throw input_error("--c1 is for PoRep, not " + name + " (PoSt: --vanilla, --randomness)");
         if (o.partition_given)
             throw input_error("--partition is for a PoRep C1; a PoSt census counts the partition of its --vanilla "
@@ -96,7 +97,8 @@ int run_circuit_info(const circuit_info_options& o) {
             input = update_census_input{o.vanilla, o.comm_r_old, o.comm_d_new, o.comm_r_new, o.h, census_partition};
         return run_update_circuit_info(update::registered_update_proof_by_name(name), witness_timing, input);
     }
-    if (post_witness) throw input_error("--vanilla and --randomness are for a PoSt or SnapDeals --scalar-census, not " + name);
+    if (post_witness)
+        throw input_error("--vanilla and --randomness are for a PoSt or SnapDeals --scalar-census, not " + name);
     if (update_witness) throw input_error("--comm-r-old, --comm-d-new, --comm-r-new and --h are for a SnapDeals "
                                           "--scalar-census, not " + name);
     if (census && c1_path.empty()) throw input_error("--scalar-census needs --c1 (the witness to count)");
@@ -205,7 +207,8 @@ void add_circuit_info_command(CLI::App& app, action& run) {
                     "prove-update takes them)")
         ->expected(1, -1);
     cmd->add_option("--randomness", o->randomness, "PoSt --scalar-census: 32 bytes hex, a canonical field element");
-    cmd->add_option("--comm-r-old", o->comm_r_old, "SnapDeals --scalar-census: the sector key's comm_r (hex as stored)");
+    cmd->add_option("--comm-r-old", o->comm_r_old,
+                    "SnapDeals --scalar-census: the sector key's comm_r (hex as stored)");
     cmd->add_option("--comm-d-new", o->comm_d_new, "SnapDeals --scalar-census: the new data's comm_d (hex as stored)");
     cmd->add_option("--comm-r-new", o->comm_r_new, "SnapDeals --scalar-census: the new comm_r (hex as stored)");
     cmd->add_option("--h", o->h, "SnapDeals --scalar-census: the update's h (default the sector size's)");

@@ -38,7 +38,8 @@ int run_prove_post(const prove_post_options& o) {
 
     const auto t0 = std::chrono::steady_clock::now();
     const post_sectors read = read_post_sectors(proof, o.vanilla, "--vanilla");
-    const post::post_partition_circuit circuit = post::partition_circuit_of(proof, randomness, read.sectors, read.sources);
+    const post::post_partition_circuit circuit =
+        post::partition_circuit_of(proof, randomness, read.sectors, read.sources);
     const double prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     const groth16::parameters params = groth16::read_parameters(o.params);
