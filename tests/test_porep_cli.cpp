@@ -13,6 +13,7 @@
 #include <string>
 #include "support/cli_output.hpp"
 #include "support/run_command.hpp"
+#include "support/scalar_census_checks.hpp"
 #include "support/shared_outputs.hpp"
 
 namespace fs = std::filesystem;
@@ -180,21 +181,10 @@ TEST_F(PorepRoundTrip, ScalarCensusCountsEveryVariableOfThePartition) {
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto j = json_of_output(r.output);
     EXPECT_TRUE(j["c1_partition0_satisfied"].get<bool>());
+    cuzk::test::expect_census_covers_the_partition(j);
     const auto& c = j["scalar_census"];
     const uint64_t aux = j["aux"], inputs = j["inputs"];
-    EXPECT_EQ(c["rows"].get<uint64_t>(), j["constraints_with_input_rows"].get<uint64_t>());
-    EXPECT_EQ(c["l"]["scalars"].get<uint64_t>(), aux);
     EXPECT_GT(c["a"]["scalars"].get<uint64_t>(), inputs + aux / 2);
-    EXPECT_LE(c["a"]["scalars"].get<uint64_t>(), aux + inputs);
-    EXPECT_GT(c["b"]["scalars"].get<uint64_t>(), 0u);
-    EXPECT_LT(c["b"]["scalars"].get<uint64_t>(), aux + inputs);
-    for (const char* q : {"l", "a", "b"}) {
-        const auto& k = c[q];
-        EXPECT_EQ(k["zero"].get<uint64_t>() + k["one"].get<uint64_t>() + k["small"].get<uint64_t>() +
-                      k["other"].get<uint64_t>(),
-                  k["scalars"].get<uint64_t>())
-            << q;
-    }
     // SHA256 and the bit decompositions: most aux values are 0 or 1.
     EXPECT_GT(c["l"]["zero"].get<uint64_t>() + c["l"]["one"].get<uint64_t>(), aux / 2) << c.dump();
     // A's and B's aux scalars are some of L's, beside at most all the inputs.
