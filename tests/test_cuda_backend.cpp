@@ -101,6 +101,14 @@ gpud::cuda_backend& pageable_backend() {
     return be;
 }
 
+// The backend's status counter |name| (as gpud reports it); a failure when there is none.
+uint64_t counter_of(const gpud::cuda_backend& be, const std::string& name) {
+    for (const auto& [n, value] : be.counters())
+        if (n == name) return value;
+    ADD_FAILURE() << "no " << name << " counter";
+    return 0;
+}
+
 std::string stats_text(const gpud::cuda_backend::pin_stats& s) {
     return "pinned " + std::to_string(s.pinned_ranges) + " ranges / " + std::to_string(s.pinned_bytes) +
            " bytes, pageable " + std::to_string(s.pageable_ranges) + " / " + std::to_string(s.pageable_bytes) +
@@ -230,12 +238,7 @@ TEST(CudaBackend, LAndARunAsOneMsmWhereAUsesEveryAuxVariable) {
     const witness_view w = view_of(pa);
     ASSERT_EQ(w.a_aux_density.count(), w.aux.size()) << "the test circuit must put every aux variable in A";
 
-    auto shared_count = [](const gpud::cuda_backend& be) {
-        for (const auto& [name, value] : be.counters())
-            if (name == "l_a_msm_shared") return value;
-        ADD_FAILURE() << "no l_a_msm_shared counter";
-        return uint64_t(0);
-    };
+    auto shared_count = [](const gpud::cuda_backend& be) { return counter_of(be, "l_a_msm_shared"); };
     gpud::cpu_backend cpu;
     gpud::cuda_backend be(0, true, 0);
     for (uint64_t seed : {40u, 41u}) {
@@ -425,12 +428,7 @@ TEST(CudaBackend, PreparingAResidentSetNeverWaitsForTheKernelsOfAnother) {
     const witness_view w = view_of(pa);
     const parameters& first = k.setup.params;
     const parameters second = first;  // another object: another resident set
-    auto making_resident = [&be] {
-        for (const auto& [name, value] : be.counters())
-            if (name == "prepares_making_resident") return value;
-        ADD_FAILURE() << "no prepares_making_resident counter";
-        return uint64_t(0);
-    };
+    auto making_resident = [&be] { return counter_of(be, "prepares_making_resident"); };
     const proof want = prove_with(be, w, first, 9);
     EXPECT_EQ(making_resident(), 1u);
     EXPECT_EQ(proof_to_bytes(prove_with(be, w, second, 9)), proof_to_bytes(want));
