@@ -196,8 +196,8 @@ void add_circuit_info_command(CLI::App& app, action& run) {
                   "also time one synthesis with witness computation (random values, one thread)");
     cmd->add_flag("--scalar-census", o->census,
                   "with --c1 (PoRep), --vanilla and --randomness (PoSt) or --vanilla and --comm-* (SnapDeals): "
-                  "synthesize one partition as synthd does "
-                  "(~17 GB at 32 GiB) and count its L, A, B scalars by class (zero, one, small, other)");
+                  "synthesize one partition as synthd does (~17 GB at 32 GiB) and count its L, A, B scalars by "
+                  "class (zero, one, small, other)");
     auto* partition = cmd->add_option("--partition", o->census_partition,
                                       "the partition of the C1 (PoRep) or of the update (SnapDeals) --scalar-census "
                                       "counts (default 0)");
