@@ -24,11 +24,12 @@
 namespace cuzk::gpud {
 
 cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes,
-                           params_placement placement, bool release_host_points)
+                           params_placement placement, bool release_host_points, unsigned side_lane_max_log)
     : gpu_(gpu),
       b_g2_on_gpu_(b_g2_on_gpu),
       placement_(placement),
       release_host_points_(release_host_points),
+      side_lane_max_log_(side_lane_max_log),
       pin_min_bytes_(pin_min_bytes),
       pins_(std::make_shared<pin_counters>()),
       scalar_cache_bytes_(scalar_cache_bytes) {
@@ -87,7 +88,9 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"out_of_memory_replans", oom_replans_.load()},
             {"msm_scratch_bytes", msm_scratch_bytes_.load()},
             {"host_points_released_bytes", host_points_released_bytes()},
-            {"prepares_making_resident", prepares_making_resident_.load()}};
+            {"prepares_making_resident", prepares_making_resident_.load()},
+            {"beside_lock_partitions", beside_lock_partitions_.load()},
+            {"side_lane_off", side_lane_refused_.load() ? 1u : 0u}};
 }
 
 std::optional<device_info> cuda_backend::device() const {

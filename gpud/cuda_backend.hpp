@@ -58,8 +58,14 @@
 // ranges' page locks), resident_params (the points on the device, resident_for), device_memory_plan (the MSM
 // scratch limits and the spare NTT slot), b_g2_prestage (the waiting partition's inputs copied by the holder's
 // B_G2 thread), kernel_sequence (run_kernels), compact_checks (prepare_compact's checks), compact_sequence
-// (run_kernels for a compact partition, and the matrices made resident) and sequence_guards (what both sequences
-// wait for on their way out).
+// (run_kernels for a compact partition, and the matrices made resident), sequence_guards (what both sequences
+// wait for on their way out) and side_lane (a small compact partition's kernels beside the CUDA lock's holder).
+// The side lane: a compact partition of a set whose domain is at most 2^side_lane_max_log (a WinningPoSt's, 2^19)
+// may run its kernels without the CUDA lock (gpud does so for WinningPoSt's priority class alone), beside the
+// holder's: with an NTT context and compact witness buffers of its own, the set's own MSM contexts (each set has
+// its own), every stream of them high-priority (cuda/stream_priority.hpp), and none of the holder's state touched.
+// Its device memory (a few hundred MB) comes out of the plans' reserve. Such a set's kernels under the lock take
+// the side lane's mutex too, so one set's contexts serve one partition at a time.
 #pragma once
 
 #include <cstddef>
@@ -68,6 +74,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "gpud/proving_backend.hpp"
 
@@ -118,13 +125,20 @@ public:
     // here, where tests compare the backend's proofs with the CPU's over the same parameters object.
     explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes,
                           size_t scalar_cache_bytes = default_scalar_cache_bytes,
-                          params_placement placement = params_placement::automatic, bool release_host_points = false);
+                          params_placement placement = params_placement::automatic, bool release_host_points = false,
+                          unsigned side_lane_max_log = default_side_lane_max_log);
     ~cuda_backend() override;
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
     std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
                                                     const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
+    // The side lane (above; cuda_backend/side_lane.cpp): compact works of domain <= 2^side_lane_max_log (the
+    // constructor's; 2^22 by default: WinningPoSt's 2^19 in, every other Filecoin proof's 2^27 out), while no
+    // run on the side lane has failed on the device (then every work goes under the lock, with a warning).
+    static constexpr unsigned default_side_lane_max_log = 22;
+    bool can_run_beside_lock(const partition_work& work) const override;
+    void run_kernels_beside_lock(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
     // Page-locks |region| once (gpud: the whole ring): ranges inside it are then copied without a registration
     // per partition. A registration blocks the CUDA calls of other threads while it runs (an H200 measured the
@@ -136,8 +150,9 @@ public:
     // host_pin_stats, b_g2_prestage, l_a_msm_shared (partitions whose L and A MSMs ran as one),
     // compact_partitions (proved from a compact witness on the device), compact_uploaded_bytes (their
     // witnesses' bytes copied to the device), host_points_released_bytes (the resident sets' host point
-    // pages given back to the kernel now) and prepares_making_resident (prepares that took the kernels' mutex
-    // to make a set resident or plan its memory: once per set, not per partition), by name. Never waits for
+    // pages given back to the kernel now), prepares_making_resident (prepares that took the kernels' mutex
+    // to make a set resident or plan its memory: once per set, not per partition), beside_lock_partitions
+    // (kernels run on the side lane) and side_lane_off (1 once a side run failed on the device), by name. Never waits for
     // kernels: gpud's main loop, which sends the finished proofs, answers status requests with it.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
@@ -246,7 +261,17 @@ private:
     bool adopt_prestaged_row_a(const cuda_work& w);
     void prestage_waiting_partition(b_g2_board& board, resident_params& r, const groth16::parameters* params);
 
-    // Removes a resident set, its device memory (or pinned host copy) freed; under |mu_|.
+    // The side lane's run of |w| on |r| (resident, its matrices in, planned): its own NTT context and witness
+    // buffers, made on first use. Under |side_mu_|.
+    void run_on_side_lane(cuda_work& w, resident_params& r);
+    // |z| reserved for |w|'s witness on |r|'s matrices (cuda_backend/compact_sequence.cpp).
+    static void reserve_witness(cuda::r1cs_witness& z, const resident_params& r, const compact_partition& w,
+                                unsigned log_m);
+    // The set make_resident_before_lock made resident and planned for |params| (with its matrices when
+    // |with_matrices|), or null; under |ready_mu_|.
+    resident_params* ready_set(const groth16::parameters& params, bool with_matrices) const;
+
+    // Removes a resident set, its device memory (or pinned host copy) freed; under |mu_| (takes |side_mu_|).
     void drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it);
 
     int gpu_;
@@ -255,6 +280,7 @@ private:
     bool b_g2_on_gpu_;
     params_placement placement_;
     bool release_host_points_;
+    unsigned side_lane_max_log_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
     std::unique_ptr<cuda::host_pin> region_;  // register_host_region's, or null
@@ -270,8 +296,22 @@ private:
     // last one only: with one hint, a prepare of the other set of two in turn (a WinningPoSt's between PoRep
     // partitions) waited on |mu_| for the kernels running, a whole partition's, before it could queue for the
     // lock. Under |ready_mu_|, held for a lookup only; taken after |mu_| where both are held, never before it.
+    // The side lane finds its set here, not in |resident_|, which it never reads.
+    struct ready_entry {
+        resident_params* set = nullptr;
+        bool with_matrices = false;
+    };
     mutable std::mutex ready_mu_;
-    std::map<const groth16::parameters*, bool> ready_;
+    std::map<const groth16::parameters*, ready_entry> ready_;
+    // The side lane's: its NTT context and compact witness (high-priority streams), made on first use. |side_mu_|
+    // orders a small set's runs (side lane or under |mu_|) and guards what frees or replans any set's device memory
+    // (drop_resident, plan_after_out_of_memory) or reads its scratch (note_scratch_held); taken after |mu_| where
+    // both are held, never before it. Recursive: those steps nest inside a small set's run under |mu_|.
+    mutable std::recursive_mutex side_mu_;
+    std::unique_ptr<cuda::ntt_context> side_ntt_;
+    std::unique_ptr<cuda::r1cs_witness> side_witness_;
+    std::atomic<bool> side_lane_refused_{false};           // a side run failed on the device
+    std::atomic<uint64_t> beside_lock_partitions_{0};      // kernels run on the side lane (counters())
     std::atomic<uint64_t> prepares_making_resident_{0};  // make_resident_before_lock calls that took |mu_|
     // The sum of the resident sets' released_bytes(), for counters() (a status request), which must not wait
     // on |mu_|: gpud's main loop answers it, the loop that sends finished proofs.

@@ -137,6 +137,11 @@ void fault_injecting_backend::run_kernels(partition_work& work) {
     inner_->run_kernels(work);
 }
 
+void fault_injecting_backend::run_kernels_beside_lock(partition_work& work) {
+    maybe_fail(proving_step::kernels);
+    inner_->run_kernels_beside_lock(work);
+}
+
 groth16::proof fault_injecting_backend::finish(partition_work& work, groth16::rng_fn& rng) {
     maybe_fail(proving_step::tail);
     return inner_->finish(work, rng);

@@ -56,6 +56,9 @@ public:
     std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
                                                     const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
+    bool can_run_beside_lock(const partition_work& work) const override { return inner_->can_run_beside_lock(work); }
+    // A "kernels" fault strikes here too.
+    void run_kernels_beside_lock(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
     void register_host_region(std::span<const std::byte> region) override { inner_->register_host_region(region); }
     // With "lost", once a failure was injected: the injected sticky error; else the inner backend's answer.
@@ -63,6 +66,9 @@ public:
     // The inner backend's, then injected_faults.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     void forget(const groth16::parameters& params) override { inner_->forget(params); }
+    void preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) override {
+        inner_->preload(params, matrices);
+    }
     std::optional<device_info> device() const override { return inner_->device(); }
     pinned_memory pinned() const override { return inner_->pinned(); }
 

@@ -233,35 +233,54 @@ public:
             if (stops_at_boundary(claim, "after prepare")) return;
 
             step = proving_step::kernels;
-            state.phase = "lock_wait";
-            t = steady::now();
-            // The wait gives up for a cancel or a stop (the partition leaves at this boundary, below) and a lost device.
-            // Queued by the partition's priority class: a WinningPoSt waits only for the kernels running now.
-            auto guard = lock_.acquire_unless(
-                [&] { return device_lost_.load() || daemon::shutdown_requested() || cancelled(claim.job_id); },
-                ipc::priority_class_of(claim.commit_seq));
-            if (device_lost_) return leave_for_next_gpud(claim, worker, "before the kernels");  // |guard| frees the lock
-            if (!guard) {
-                stops_at_boundary(claim, "while waiting for the CUDA lock");
-                return;
+            // A WinningPoSt runs beside the lock's holder where the backend keeps its kernels apart from the holder's
+            // (the CUDA backend's side lane, for small sets): its proof is late by seconds, and the holder may be a
+            // 32 GiB partition a second long. Everything else, and a WinningPoSt the backend cannot keep apart,
+            // queues for the lock by its class.
+            const bool beside = ipc::priority_class_of(claim.commit_seq) >= winning_post_class &&
+                                backend_->can_run_beside_lock(*work);
+            std::optional<ipc::cuda_lock_guard> guard;
+            if (!beside) {
+                state.phase = "lock_wait";
+                t = steady::now();
+                // The wait gives up for a cancel or a stop (the partition leaves at this boundary, below) and a lost
+                // device. Queued by the partition's priority class.
+                guard = lock_.acquire_unless(
+                    [&] { return device_lost_.load() || daemon::shutdown_requested() || cancelled(claim.job_id); },
+                    ipc::priority_class_of(claim.commit_seq));
+                if (device_lost_) return leave_for_next_gpud(claim, worker, "before the kernels");  // |guard| frees it
+                if (!guard) {
+                    stops_at_boundary(claim, "while waiting for the CUDA lock");
+                    return;
+                }
+                out.timings.lock_wait_us = us_since(t);
             }
             // One that came while this worker waited for the lock: the lock goes to the next waiter at once.
             if (stops_at_boundary(claim, "before the kernels")) return;
-            out.timings.lock_wait_us = us_since(t);
             tl::emit(tl::event::lock_wait, job,
                      {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.lock_wait_us / 1000)}});
-            // GPU_START / GPU_END bracket exactly the work under the lock.
-            tl::emit(tl::event::gpu_start, job, {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}});
-            state.phase = "kernels";
+            // GPU_START / GPU_END bracket exactly the work under the lock, or beside it (beside=lock).
+            if (beside)
+                tl::emit(tl::event::gpu_start, job,
+                         {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}, {"beside", "lock"}});
+            else
+                tl::emit(tl::event::gpu_start, job, {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu}});
+            state.phase = beside ? "kernels_beside_lock" : "kernels";
             t = steady::now();
-            backend_->run_kernels(*work);
+            if (beside)
+                backend_->run_kernels_beside_lock(*work);
+            else
+                backend_->run_kernels(*work);
             out.timings.gpu_us = us_since(t);
             tl::emit(tl::event::gpu_end, job,
                      {{"partition", part}, {"worker", w}, {"slot", slot}, {"gpu", gpu},
                       {"ms", std::to_string(out.timings.gpu_us / 1000)}});
-            const auto held = guard->release();
-            if (held.lost) spdlog::warn("worker {}: the CUDA lock had been taken from this process (judged dead)", worker);
+            if (guard) {
+                const auto held = guard->release();
+                if (held.lost)
+                    spdlog::warn("worker {}: the CUDA lock had been taken from this process (judged dead)", worker);
+            }
 
             // Kernels that returned ran on a working device: the proof is good even if the device was lost since.
             // A stopping gpud finishes the tail (CPU work, shorter than proving again); a cancelled job's does not.

@@ -64,6 +64,15 @@ public:
     virtual std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
                                                             const groth16::parameters& params) = 0;
     virtual void run_kernels(partition_work& work) = 0;
+    // Whether |work| may run its kernels without the CUDA lock, beside whatever holds it, through
+    // run_kernels_beside_lock: gpud asks it for WinningPoSt's priority class alone, whose proof is late by seconds
+    // (a lost block reward) while the lock's holder may run a 32 GiB partition's kernels for a second. True only
+    // where the backend keeps such work apart from the holder's: nothing of the holder's state touched, no
+    // device memory taken from under its plan. The CPU backend's works share nothing: always true there.
+    virtual bool can_run_beside_lock(const partition_work& /*work*/) const { return false; }
+    // run_kernels without the CUDA lock, for a work can_run_beside_lock accepted (the CUDA backend throws
+    // std::logic_error for another). By default run_kernels itself, as for works that share nothing.
+    virtual void run_kernels_beside_lock(partition_work& work) { run_kernels(work); }
     virtual groth16::proof finish(partition_work& work, groth16::rng_fn& rng) = 0;
     // Host memory the witnesses will live in for the backend's lifetime (gpud: the ring's mapping), told once
     // before the first prepare; a backend that copies to a device may page-lock it here, once, instead of per

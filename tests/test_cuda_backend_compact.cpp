@@ -18,6 +18,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/circuits/registry.hpp"
@@ -415,6 +416,49 @@ TEST(CudaBackendCompact, PrepareMakesTheSetResidentBeforeTheLock) {
     again.reset();
     work.reset();
     EXPECT_EQ(prove_compact(be, w, k.setup.params, 4), prove_compact(cpu, w, k.setup.params, 4));
+}
+
+// The side lane (cuda_backend.hpp): while one thread runs a big set's compact partition under run_kernels (as
+// the lock's holder does), another runs a small set's beside it (run_kernels_beside_lock, as gpud does for a
+// WinningPoSt), round after round; every proof equals the CPU backend's. The side lane takes compact works of
+// the small set alone (here the lane ends at 2^12: mul:16000's 2^14 is big, mul:1000's 2^10 small), and refuses
+// another with std::logic_error. Both threads share the device, so their kernels may overlap: each sequence's
+// buffers and contexts are its own.
+TEST(CudaBackendCompact, ASmallSetsPartitionRunsBesideAnotherSetsKernels) {
+    SKIP_WITHOUT_GPU();
+    const circuit_case& big = case_for("mul:16000");
+    const circuit_case& small = case_for("mul:1000");
+    const owned_compact ob(big.r1cs->wa.inputs(), witness::expand(big.r1cs->wa.aux()));
+    const owned_compact os(small.r1cs->wa.inputs(), witness::expand(small.r1cs->wa.aux()));
+    const gpud::compact_partition wb = ob.partition(big.r1cs->m), ws = os.partition(small.r1cs->m);
+    gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
+                          gpud::params_placement::automatic, false, 12);
+    gpud::cpu_backend cpu;
+    auto finished = [&](std::unique_ptr<gpud::partition_work>& work, uint64_t seed) {
+        rng_fn rng = seeded(seed);
+        return proof_to_bytes(be.finish(*work, rng));
+    };
+    {
+        auto b = be.prepare_compact(wb, big.setup.params);
+        auto full = be.prepare(view_of(small.r1cs->pa), small.setup.params);
+        EXPECT_FALSE(be.can_run_beside_lock(*b)) << "domain 2^14, above the side lane's 2^12";
+        EXPECT_FALSE(be.can_run_beside_lock(*full)) << "a full witness never goes beside the lock";
+        EXPECT_THROW(be.run_kernels_beside_lock(*b), std::logic_error);
+    }
+    constexpr int rounds = 4;
+    for (int round = 0; round < rounds; ++round) {
+        auto b = be.prepare_compact(wb, big.setup.params);
+        auto s = be.prepare_compact(ws, small.setup.params);
+        ASSERT_TRUE(be.can_run_beside_lock(*s));
+        std::thread holder([&] { be.run_kernels(*b); });
+        be.run_kernels_beside_lock(*s);
+        holder.join();
+        EXPECT_EQ(finished(s, 20 + round), prove_compact(cpu, ws, small.setup.params, 20 + round)) << "round " << round;
+        EXPECT_EQ(finished(b, 30 + round), prove_compact(cpu, wb, big.setup.params, 30 + round)) << "round " << round;
+    }
+    EXPECT_EQ(counters_of(be)["beside_lock_partitions"], uint64_t(rounds));
+    // Under the lock too, a small set's partition proves the same (its run there waits for the side lane's).
+    EXPECT_EQ(prove_compact(be, ws, small.setup.params, 40), prove_compact(cpu, ws, small.setup.params, 40));
 }
 
 // PreloadSRS's path: preload() leaves the set and its matrices resident before any partition; the first

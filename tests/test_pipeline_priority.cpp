@@ -1,8 +1,9 @@
 // Dispatch order: a later job of higher priority overtakes what is left of an earlier one (the assembler
 // hands synthd only a window of partitions at a time), and within a priority jobs go first come, first
 // served. Read from the order of synthd's SLOT_READY timeline lines. And at the GPU: a WinningPoSt-priority
-// partition finds gpud's worker kept for it while the others are busy and passes the partition queued for the
-// CUDA lock (gpud's GPU_START lines).
+// partition finds gpud's worker kept for it while the others are busy and starts ahead of the partition queued
+// for the CUDA lock (gpud's GPU_START lines), its kernels beside the lock's holder: proved while another process
+// holds the lock, where a partition of normal priority waits for it.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -57,8 +58,8 @@ TEST(PipelinePriority, HigherPriorityOvertakesTheRestOfAnEarlierJob) {
 }
 
 // Both workers busy, one holding the CUDA lock and one queued for it: a job of WinningPoSt's priority (200; a
-// test circuit here) is taken by the worker kept for it, queues ahead of the waiting partition and starts right
-// after the partition holding the lock.
+// test circuit here) is taken by the worker kept for it and starts before the waiting partition (beside the
+// holder: the test below).
 TEST(PipelinePriority, AWinningPoStPassesThePartitionQueuedForTheLock) {
     pipeline sut({.slots = 4, .synth_threads = 2, .gpud_workers = 2, .partition_timeout_s = 120,
                   .slot_bytes = 16 << 20, .gpud_backend = "cpu"});
@@ -87,4 +88,36 @@ TEST(PipelinePriority, AWinningPoStPassesThePartitionQueuedForTheLock) {
     long low_before = 0;
     for (const auto* p : {":0", ":1", ":2"}) low_before += at(l + p) < at(h + ":0") ? 1 : 0;
     EXPECT_EQ(low_before, 1) << "GPU_START order: " << listed;
+}
+
+// Another process holds the CUDA lock (another gpud's partition, say: here the test): a partition of normal
+// priority queues for it, and a job of WinningPoSt's priority is proved all the same, its kernels run beside the
+// lock (GPU_START beside=lock) while the lock is still held; the queued one proves once the lock is given back.
+TEST(PipelinePriority, AWinningPoStRunsBesideTheLocksHolder) {
+    pipeline sut({.slots = 4, .synth_threads = 2, .gpud_workers = 2, .partition_timeout_s = 120,
+                  .slot_bytes = 16 << 20, .gpud_backend = "cpu"});
+    sut.start_all();
+    sut.expect_valid(sut.await(sut.submit_ok("mul:64", 1, 1)), "mul:64", 1, 1);  // its parameters made first
+    auto lock = ipc::cuda_lock::open_or_create(test::lock_named(sut.lock_name_of(0)));
+    auto held = lock.acquire();
+    const auto low = sut.submit_ok("mul:64", 1, 2);
+    ASSERT_TRUE(pipeline::wait_for([&] { return lock.state().waiting >= 1; })) << "the normal job queues for the lock";
+    auto r = sut.submit("mul:64", 1, 3, "", 200);
+    ASSERT_TRUE(std::holds_alternative<ipc::submit_reply_msg>(r));
+    const auto high = std::get<ipc::submit_reply_msg>(r).job_id;
+    sut.expect_valid(sut.await(high), "mul:64", 1, 3);
+    EXPECT_TRUE(held.owns_lock());
+    EXPECT_EQ(lock.state().waiting, 1u) << "the normal job still waits for the lock";
+    const auto started = event_order(sut, "gpud", "GPU_START");
+    EXPECT_EQ(std::count(started.begin(), started.end(), std::to_string(low) + ":0"), 0) << "before the release";
+    std::istringstream log(sut.log_of("gpud"));
+    int beside = 0;
+    for (std::string line; std::getline(log, line);) {
+        const bool its_start = line.rfind("TIMELINE,", 0) == 0 &&
+                               line.find(",GPU_START," + std::to_string(high) + ",") != std::string::npos;
+        if (its_start) beside += line.find("beside=lock") != std::string::npos ? 1 : 0;
+    }
+    EXPECT_EQ(beside, 1) << sut.log_of("gpud");
+    held.release();
+    sut.expect_valid(sut.await(low), "mul:64", 1, 2);
 }

@@ -107,21 +107,20 @@ def main():
         sizes = col(rows, "bytes")
         if sizes:
             table.append((f"{what}: ring slot bytes", f"{max(sizes) / 1e6:.1f} MB"))
-    # The PoRep phase (the warm-up job, then the bench under which the loaded WinningPoSts ran): GPU time under the
-    # lock over its span, PoSt partitions inside it included, and the warm-up job's partitions under the lock (its
-    # parameters and matrices are uploaded before the lock, in prepare: the first partition is no longer).
+    # The PoRep phase (the warm-up job, then the bench under which the loaded WinningPoSts ran): the PoRep
+    # partitions' time under the lock over its span (the WinningPoSts run beside the lock, overlapping it, so they
+    # are left out), and the warm-up job's partitions under the lock (its parameters and matrices are uploaded
+    # before the lock, in prepare: the first partition is no longer).
     post_jobs = {job for _, job, _ in runs}
     porep_parts = [p for p in tl.get("partitions", []) if str(p["job"]) not in post_jobs
                    and p.get("gpu_start_ms") is not None and p.get("gpu_end_ms") is not None]
     if porep_parts:
         begin = min(p["gpu_start_ms"] for p in porep_parts)
         end = max(p["gpu_end_ms"] for p in porep_parts)
-        busy = sum(p["gpu_end_ms"] - p["gpu_start_ms"] for p in tl.get("partitions", [])
-                   if p.get("gpu_start_ms") is not None and p.get("gpu_end_ms") is not None
-                   and begin <= p["gpu_start_ms"] and p["gpu_end_ms"] <= end)
+        busy = sum(p["gpu_end_ms"] - p["gpu_start_ms"] for p in porep_parts)
         if end > begin:
-            table.append(("PoRep phase: GPU efficiency (under the lock / first to last PoRep GPU time)",
-                          f"{100.0 * busy / (end - begin):.1f} % ({busy} of {end - begin} ms, its WinningPoSts included)"))
+            table.append(("PoRep phase: GPU efficiency (PoRep under the lock / first to last PoRep GPU time)",
+                          f"{100.0 * busy / (end - begin):.1f} % ({busy} of {end - begin} ms)"))
         first_job = min(porep_parts, key=lambda p: p["gpu_start_ms"])["job"]
         warm = [p["gpu_end_ms"] - p["gpu_start_ms"] for p in porep_parts if p["job"] == first_job]
         rest = [p["gpu_end_ms"] - p["gpu_start_ms"] for p in porep_parts if p["job"] != first_job]

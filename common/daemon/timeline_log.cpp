@@ -346,7 +346,8 @@ analysis analyze(log_set& logs, const analysis_options& options) {
                                                          key.first, key.second)});
                     continue;
                 }
-                a.intervals.push_back({gpu_of(*open_start), key.first, key.second, open_start->ms, r->ms});
+                a.intervals.push_back({gpu_of(*open_start), key.first, key.second, open_start->ms, r->ms,
+                                       field_or(*open_start, "beside", "") == "lock"});
                 open_start = nullptr;
             } else if (e == "TAIL_END") {
                 row.tail_end = r->ms;
@@ -415,7 +416,8 @@ analysis analyze(log_set& logs, const analysis_options& options) {
         const gpu_interval* last = nullptr;  // the interval whose GPU_END is the latest so far
         for (const gpu_interval* iv : ivs) {
             if (last && iv->start < last->end) {
-                logs.problems.push_back({"", 0,
+                if (!iv->beside_lock && !last->beside_lock)
+                    logs.problems.push_back({"", 0,
                                          fmt::format("gpu {}: job {} partition {} was under the lock [{}, {}] while "
                                                      "job {} partition {} was [{}, {}]: the lock was not exclusive, "
                                                      "or several GPUs log without gpu=",

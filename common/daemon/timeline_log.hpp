@@ -99,6 +99,9 @@ struct gpu_interval {
     std::string gpu, job;
     std::int64_t partition = 0;
     std::int64_t start = 0, end = 0;
+    // Kernels run without the CUDA lock, beside its holder (GPU_START's beside=lock: a WinningPoSt's, gpud's side
+    // lane): busy time like any other, but its overlap with the holder's interval is expected, not a problem.
+    bool beside_lock = false;
 };
 
 struct gap {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/stream_priority.hpp"
 
 namespace cuzk::cuda::detail {
 [[noreturn]] inline void throw_cuda(cudaError_t e, const char* what, const char* file, int line) {
@@ -30,3 +31,15 @@ namespace cuzk::cuda::detail {
         if (cuzk_e_ != cudaSuccess)                                                    \
             ::cuzk::cuda::detail::throw_cuda(cuzk_e_, "launch of " name, __FILE__, __LINE__); \
     } while (0)
+
+namespace cuzk::cuda::detail {
+// A non-blocking stream (it never waits for the legacy default stream) of priority |p| on the current device:
+// stream_priority::high is the device's greatest priority.
+inline cudaStream_t new_stream(stream_priority p) {
+    int least = 0, greatest = 0;
+    CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    cudaStream_t s = nullptr;
+    CUDA_OK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, p == stream_priority::high ? greatest : least));
+    return s;
+}
+}  // namespace cuzk::cuda::detail

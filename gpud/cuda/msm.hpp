@@ -24,6 +24,7 @@
 #include "common/ec/jacobian.hpp"
 #include "common/ff/bls12_381.hpp"
 #include "common/ff/fp2.hpp"
+#include "gpud/cuda/stream_priority.hpp"
 
 namespace cuzk::cuda {
 
@@ -75,7 +76,7 @@ struct msm_report {
 template <class F>  // ff::fp_t: G1, ff::fp2_t: G2
 class msm_context {
 public:
-    explicit msm_context(int device = 0);
+    explicit msm_context(int device = 0, stream_priority priority = stream_priority::normal);
     ~msm_context();
     msm_context(const msm_context&) = delete;
     msm_context& operator=(const msm_context&) = delete;

@@ -17,7 +17,7 @@
 namespace cuzk::cuda {
 
 template <class F>
-msm_context<F>::msm_context(int device) : impl_(std::make_unique<impl>(device)) {}
+msm_context<F>::msm_context(int device, stream_priority priority) : impl_(std::make_unique<impl>(device, priority)) {}
 template <class F>
 msm_context<F>::~msm_context() = default;
 

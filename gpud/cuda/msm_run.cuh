@@ -39,6 +39,7 @@ struct msm_context<F>::impl {
     using bucket_t = dev_xyzz<DF>;
 
     int device;
+    stream_priority priority;
     cudaStream_t stream = nullptr;
     size_t n_points = 0;
     size_t base = 0;  // first resident point of the run in progress (run_uploaded_range)
@@ -91,9 +92,9 @@ struct msm_context<F>::impl {
         for_each_scratch([](auto& b) { b.release(); });
     }
 
-    explicit impl(int dev) : device(dev) {
+    impl(int dev, stream_priority p) : device(dev), priority(p) {
         CUDA_OK(cudaSetDevice(device));
-        CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        stream = detail::new_stream(priority);
     }
     ~impl() {
         for (auto e : events) {
@@ -245,7 +246,7 @@ struct msm_context<F>::impl {
         constexpr bool rest_beside_pairs = is_g1;
         const bool two_streams = !rest_beside_pairs && sets == 2;
         if (two_streams && !stream2) {
-            CUDA_OK(cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking));
+            stream2 = detail::new_stream(priority);
             CUDA_OK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
             CUDA_OK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
         }
@@ -527,7 +528,7 @@ struct msm_context<F>::impl {
     // run_at returns only once its kernels are done. The segments' sums add up on the host.
     ec::jacobian_t<F> run_streamed(size_t n, msm_report* report, const msm_options& opt) {
         if (!copy_stream) {
-            CUDA_OK(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking));
+            copy_stream = detail::new_stream(priority);
             for (auto& e : copied) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         }
         const size_t segs = (n + segment - 1) / segment;

@@ -376,6 +376,7 @@ unsigned log2_exact(size_t n) {
 
 struct ntt_context::impl {
     int device;
+    stream_priority priority;
     cudaStream_t stream = nullptr;
     device_buffer<fr_t> slot[SLOTS];
     // load_padded_async: copies into the slots on their own stream, beside the kernels; |loaded[s]| marks
@@ -401,10 +402,10 @@ struct ntt_context::impl {
         return *consts[L];
     }
 
-    explicit impl(int dev) : device(dev) {
+    impl(int dev, stream_priority p) : device(dev), priority(p) {
         CUDA_OK(cudaSetDevice(device));
-        CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        CUDA_OK(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking));
+        stream = detail::new_stream(priority);
+        copy_stream = detail::new_stream(priority);
         for (auto& e : loaded) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         CUDA_OK(cudaEventCreateWithFlags(&kernels_done, cudaEventDisableTiming));
     }
@@ -659,7 +660,7 @@ struct ntt_context::impl {
     }
 };
 
-ntt_context::ntt_context(int device) : impl_(std::make_unique<impl>(device)) {}
+ntt_context::ntt_context(int device, stream_priority priority) : impl_(std::make_unique<impl>(device, priority)) {}
 ntt_context::~ntt_context() = default;
 
 void ntt_context::load(int s, std::span<const ff::fr_t> x) {
@@ -766,7 +767,7 @@ void ntt_context::set_register_stages(unsigned stages) {
 void ntt_context::reserve_spare(unsigned log_n) {
     const size_t n = size_t(1) << log2_exact(size_t(1) << log_n);
     CUDA_OK(cudaSetDevice(impl_->device));
-    if (!impl_->spare_stream) CUDA_OK(cudaStreamCreateWithFlags(&impl_->spare_stream, cudaStreamNonBlocking));
+    if (!impl_->spare_stream) impl_->spare_stream = detail::new_stream(impl_->priority);
     impl_->spare.reserve(n);
 }
 

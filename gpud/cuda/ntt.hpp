@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "common/ff/bls12_381.hpp"
+#include "gpud/cuda/stream_priority.hpp"
 
 namespace cuzk::cuda {
 
@@ -36,7 +37,7 @@ public:
     static constexpr unsigned MAX_LOG = 28;
     static constexpr int SLOTS = 3;
 
-    explicit ntt_context(int device = 0);
+    explicit ntt_context(int device = 0, stream_priority priority = stream_priority::normal);
     ~ntt_context();
     ntt_context(const ntt_context&) = delete;
     ntt_context& operator=(const ntt_context&) = delete;

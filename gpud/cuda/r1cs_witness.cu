@@ -35,6 +35,7 @@ void check_sizes(const r1cs_device& m, std::span<const ff::fr_t> inputs, const w
 
 struct r1cs_witness::impl {
     int device;
+    stream_priority priority;
     cudaStream_t stream = nullptr;
     device_buffer<fr_t> z;
     device_buffer<std::byte> staged;  // upload's copies of the inputs and the compact arrays (copy_plan.hpp)
@@ -46,9 +47,9 @@ struct r1cs_witness::impl {
     const fr_t* a_ptr = nullptr;
     size_t a_count = 0, b_count = 0, uploaded = 0, copies = 0;
 
-    explicit impl(int dev) : device(dev) {
+    impl(int dev, stream_priority p) : device(dev), priority(p) {
         CUDA_OK(cudaSetDevice(device));
-        CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        stream = detail::new_stream(priority);
         error.reserve(1);
         CUDA_OK(cudaMemsetAsync(error.get(), 0, sizeof(uint32_t), stream));
         CUDA_OK(cudaStreamSynchronize(stream));
@@ -109,7 +110,8 @@ struct r1cs_witness::impl {
     }
 };
 
-r1cs_witness::r1cs_witness(int device) : impl_(std::make_unique<impl>(device)) {}
+r1cs_witness::r1cs_witness(int device, stream_priority priority)
+    : impl_(std::make_unique<impl>(device, priority)) {}
 r1cs_witness::~r1cs_witness() = default;
 
 namespace {

@@ -37,6 +37,7 @@
 #include "common/ff/bls12_381.hpp"
 #include "common/witness/compact_vector.hpp"
 #include "gpud/cuda/r1cs_device.hpp"
+#include "gpud/cuda/stream_priority.hpp"
 
 namespace cuzk::cuda {
 
@@ -44,7 +45,7 @@ enum class z_source { compact, expanded };
 
 class r1cs_witness {
 public:
-    explicit r1cs_witness(int device = 0);
+    explicit r1cs_witness(int device = 0, stream_priority priority = stream_priority::normal);
     ~r1cs_witness();
     r1cs_witness(const r1cs_witness&) = delete;
     r1cs_witness& operator=(const r1cs_witness&) = delete;

@@ -86,12 +86,11 @@ void cuda_backend::make_matrices_resident(resident_params& r, const compact_part
         if (r.g2) r.g2->release_scratch();
         r.scratch_planned = false;
     };
-    const bool slots_for_a = a_scalars_in_slot(*r.matrices, log_m);
     try {
-        compact_witness_->reserve(*r.matrices, w.inputs, w.aux, slots_for_a);
+        reserve_witness(*compact_witness_, r, w, log_m);
     } catch (const cuda::device_out_of_memory&) {
         release_scratch();
-        compact_witness_->reserve(*r.matrices, w.inputs, w.aux, slots_for_a);
+        reserve_witness(*compact_witness_, r, w, log_m);
     }
     // Only a growth beyond what the plan's reserve absorbs: a PoRep partition's compact aux varies by kilobytes
     // from one partition to the next, and freeing and growing again tens of GiB of scratch under the lock for
@@ -107,14 +106,20 @@ void cuda_backend::make_matrices_resident(resident_params& r, const compact_part
     }
 }
 
+void cuda_backend::reserve_witness(cuda::r1cs_witness& z, const resident_params& r, const compact_partition& w,
+                                   unsigned log_m) {
+    z.reserve(*r.matrices, w.inputs, w.aux, a_scalars_in_slot(*r.matrices, log_m));
+}
+
 struct cuda_backend::compact_sequence {
     cuda_backend& be;
     cuda_work& w;
     resident_params& r;
+    // The lane's: the backend's own under the lock, the side lane's beside it (side_lane.cpp).
+    cuda::ntt_context& ntt;
+    cuda::r1cs_witness& z;
     const compact_partition& c = *w.compact;
     const cuda::r1cs_device& m = *r.matrices;
-    cuda::r1cs_witness& z = *be.compact_witness_;
-    cuda::ntt_context& ntt = *be.ntt_;
     const unsigned log_m = w.prepared.log_m;
     const size_t n = size_t(1) << log_m;
     const size_t n_in = m.num_inputs(), n_aux = m.num_aux();
@@ -132,7 +137,17 @@ void cuda_backend::run_compact_kernels(cuda_work& w) {
     resident_params& r = resident_for(*w.params, &*w.compact, w.prepared.log_m);
     if (!r.g2) throw std::logic_error("CUDA backend: a compact partition's kernels with B_G2 on the CPU");
     if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m, false);
-    compact_sequence{*this, w, r}.run();
+    compact_sequence{*this, w, r, *ntt_, *compact_witness_}.run();
+}
+
+void cuda_backend::run_on_side_lane(cuda_work& w, resident_params& r) {
+    if (!side_ntt_) side_ntt_ = std::make_unique<cuda::ntt_context>(gpu_, cuda::stream_priority::high);
+    if (!side_witness_) side_witness_ = std::make_unique<cuda::r1cs_witness>(gpu_, cuda::stream_priority::high);
+    reserve_witness(*side_witness_, r, *w.compact, w.prepared.log_m);
+    compact_sequence{*this, w, r, *side_ntt_, *side_witness_}.run();
+    // msm_scratch_bytes_ is not summed here: that reads |resident_|, which only |mu_| guards (the next run under
+    // the lock counts this set's scratch).
+    ++beside_lock_partitions_;
 }
 
 void cuda_backend::compact_sequence::run() {

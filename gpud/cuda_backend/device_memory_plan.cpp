@@ -87,6 +87,8 @@ void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool r
 }
 
 void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::device_out_of_memory& e) {
+    // Every set's scratch is read and freed below, a small set's too: not while the side lane runs on one.
+    std::lock_guard side(side_mu_);
     size_t free = 0;
     try {
         free = cuda::free_device_memory(gpu_);
@@ -117,6 +119,7 @@ void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::devi
 }
 
 void cuda_backend::note_scratch_held() {
+    std::lock_guard side(side_mu_);  // a small set's scratch may be growing on the side lane
     uint64_t held = 0;
     for (const auto& [params, r] : resident_) held += (r->g1 ? r->g1->scratch_bytes() : 0) + (r->g2 ? r->g2->scratch_bytes() : 0);
     msm_scratch_bytes_ = held;

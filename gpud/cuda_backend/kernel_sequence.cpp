@@ -76,6 +76,9 @@ struct cuda_backend::kernel_sequence {
 void cuda_backend::run_kernels(partition_work& work) {
     auto& w = as_cuda(work);
     std::lock_guard lk(mu_);
+    // A small set's contexts also serve the side lane (side_lane.cpp): its kernels here wait for a run there.
+    std::unique_lock side(side_mu_, std::defer_lock);
+    if (w.prepared.log_m <= side_lane_max_log_) side.lock();
     constexpr int replans = 2;
     for (int attempt = 0;; ++attempt) {
         try {

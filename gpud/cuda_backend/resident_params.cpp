@@ -48,6 +48,8 @@ struct points_layout {
     size_t need = 0;    // device bytes of all the points
     size_t avail = 0;   // device bytes free now
     unsigned log_m = 0;  // the NTT domain the h query implies
+    // A set small enough for the side lane gets high-priority streams (cuda/stream_priority.hpp).
+    cuda::stream_priority streams = cuda::stream_priority::normal;
     // What the kernels take beside the points at the least for runs of (G1, G2) points: the NTTs at 2^log_m,
     // one window per MSM pass, and a reserve (the CUDA runtime's own, rounding).
     std::function<size_t(size_t g1_run, size_t g2_run)> least_beside;
@@ -156,13 +158,13 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
     // What may throw first (the host copy's allocation, the contexts and their segment buffers on the device),
     // then the packing, which gives the parameters' vectors back as it goes and so must not stop half way.
     r.host_g1 = host_points_buffer(fit.n_g1 * 2 * sizeof(ff::fp_t), fit);
-    r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu);
+    r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu, fit.streams);
     r.g1->use_host_points(r.host_g1.get(), fit.n_g1, std::max<size_t>(r.segment_g1, 1));
     if (fit.b_g2_on_gpu) {
         size_t next = 0;
         place(r.b_g2, params.b_g2, next);
         r.host_g2 = host_points_buffer(fit.n_g2 * 2 * sizeof(ff::fp2_t), fit);
-        r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu);
+        r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu, fit.streams);
         r.g2->use_host_points(r.host_g2.get(), fit.n_g2, std::max<size_t>(r.segment_g2, 1));
     }
     r.released.reserve(5);
@@ -196,7 +198,7 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
 // The points uploaded to the device, G1 queries back to back in one context.
 void upload_points(resident_params& r, const groth16::parameters& params, const points_layout& fit,
                    std::chrono::steady_clock::time_point t0) {
-    r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu);
+    r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu, fit.streams);
     r.g1->reserve_points(fit.n_g1);
     r.g1->upload_points_at(r.h.first, params.h);
     r.g1->upload_points_at(r.l.first, params.l);
@@ -205,7 +207,7 @@ void upload_points(resident_params& r, const groth16::parameters& params, const 
     if (fit.b_g2_on_gpu) {
         size_t next = 0;
         place(r.b_g2, params.b_g2, next);
-        r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu);
+        r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu, fit.streams);
         r.g2->upload_points(params.b_g2);
     }
     // Each upload is complete on return (msm_context::upload_points_at waits for its copies).
@@ -249,6 +251,8 @@ size_t cuda_backend::compact_witness_bytes() const {
 }
 
 void cuda_backend::drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it) {
+    // Never while the side lane runs on a set: it may be this one.
+    std::lock_guard side(side_mu_);
     params_pinned_bytes_ -= it->second->host_pinned_bytes();
     host_points_released_ -= it->second->released_bytes();
     {
@@ -287,14 +291,26 @@ void cuda_backend::make_resident_before_lock(const groth16::parameters& params, 
     const bool with_matrices = compact != nullptr;
     {
         std::lock_guard ready(ready_mu_);
-        if (auto it = ready_.find(&params); it != ready_.end() && (it->second || !with_matrices)) return;
+        if (auto it = ready_.find(&params); it != ready_.end() && (it->second.with_matrices || !with_matrices))
+            return;
     }
     std::lock_guard lk(mu_);
+    // A small set's memory may be in use on the side lane: planned beside it, not under it.
+    std::lock_guard side(side_mu_);
     ++prepares_making_resident_;
     resident_params& r = resident_for(params, compact, log_m);
     if (!r.scratch_planned) plan_device_memory(r, log_m, row_a_spare);
     std::lock_guard ready(ready_mu_);
-    ready_[&params] |= with_matrices;
+    auto& entry = ready_[&params];
+    entry.set = &r;
+    entry.with_matrices |= with_matrices;
+}
+
+cuda_backend::resident_params* cuda_backend::ready_set(const groth16::parameters& params, bool with_matrices) const {
+    std::lock_guard ready(ready_mu_);
+    const auto it = ready_.find(&params);
+    if (it == ready_.end() || (with_matrices && !it->second.with_matrices)) return nullptr;
+    return it->second.set;
 }
 
 void cuda_backend::preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) {
@@ -336,6 +352,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     fit.need = fit.n_g1 * 2 * sizeof(ff::fp_t) + fit.n_g2 * 2 * sizeof(ff::fp2_t);
     fit.avail = cuda::free_device_memory(gpu_);
     while ((size_t(1) << fit.log_m) < r->h.size + 1) ++fit.log_m;
+    if (fit.log_m <= side_lane_max_log_) fit.streams = cuda::stream_priority::high;
     fit.least_beside = [this, log_m = fit.log_m](size_t g1_run, size_t g2_run) {
         return ntt_still_needed(log_m, ntt_->device_bytes()) + device_reserve +
                cuda::g1_msm_context::scratch_estimate(g1_run, g1_run, 1) +
