@@ -304,9 +304,10 @@ private:
     mutable std::mutex ready_mu_;
     std::map<const groth16::parameters*, ready_entry> ready_;
     // The side lane's: its NTT context and compact witness (high-priority streams), made on first use. |side_mu_|
-    // orders a small set's runs (side lane or under |mu_|) and guards what frees or replans any set's device memory
-    // (drop_resident, plan_after_out_of_memory) or reads its scratch (note_scratch_held); taken after |mu_| where
-    // both are held, never before it. Recursive: those steps nest inside a small set's run under |mu_|.
+    // orders a small set's runs (side lane or under |mu_|) and guards what makes a small set resident or frees it
+    // (make_resident_before_lock, drop_resident), replans every set (plan_after_out_of_memory) or reads their
+    // scratch (note_scratch_held); a big set's upload or drop never takes it. Taken after |mu_| where both are
+    // held, never before it. Recursive: those steps nest inside a small set's run under |mu_|.
     mutable std::recursive_mutex side_mu_;
     std::unique_ptr<cuda::ntt_context> side_ntt_;
     std::unique_ptr<cuda::r1cs_witness> side_witness_;

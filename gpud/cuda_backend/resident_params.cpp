@@ -251,8 +251,10 @@ size_t cuda_backend::compact_witness_bytes() const {
 }
 
 void cuda_backend::drop_resident(std::map<const groth16::parameters*, std::unique_ptr<resident_params>>::iterator it) {
-    // Never while the side lane runs on a set: it may be this one.
-    std::lock_guard side(side_mu_);
+    // A small set is never dropped under a side run, which may be using it; a big one (whose pages, tens of GB,
+    // are restored here) never holds the side lane up.
+    std::unique_lock side(side_mu_, std::defer_lock);
+    if (it->second->domain_log() <= side_lane_max_log_) side.lock();
     params_pinned_bytes_ -= it->second->host_pinned_bytes();
     host_points_released_ -= it->second->released_bytes();
     {
@@ -295,8 +297,10 @@ void cuda_backend::make_resident_before_lock(const groth16::parameters& params, 
             return;
     }
     std::lock_guard lk(mu_);
-    // A small set's memory may be in use on the side lane: planned beside it, not under it.
-    std::lock_guard side(side_mu_);
+    // A small set's contexts may be in use on the side lane: made resident and planned after its run, not under
+    // it. A big set's upload (~12 s at 32 GiB) never holds the side lane up: it touches no small set.
+    std::unique_lock side(side_mu_, std::defer_lock);
+    if (log_m <= side_lane_max_log_) side.lock();
     ++prepares_making_resident_;
     resident_params& r = resident_for(params, compact, log_m);
     if (!r.scratch_planned) plan_device_memory(r, log_m, row_a_spare);
@@ -351,7 +355,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     fit.g1_max = std::max({r->h.size, r->l.size, r->a.size, r->b_g1.size});
     fit.need = fit.n_g1 * 2 * sizeof(ff::fp_t) + fit.n_g2 * 2 * sizeof(ff::fp2_t);
     fit.avail = cuda::free_device_memory(gpu_);
-    while ((size_t(1) << fit.log_m) < r->h.size + 1) ++fit.log_m;
+    fit.log_m = r->domain_log();
     if (fit.log_m <= side_lane_max_log_) fit.streams = cuda::stream_priority::high;
     fit.least_beside = [this, log_m = fit.log_m](size_t g1_run, size_t g2_run) {
         return ntt_still_needed(log_m, ntt_->device_bytes()) + device_reserve +

@@ -75,6 +75,12 @@ struct cuda_backend::resident_params {
     size_t host_pinned_bytes() const {
         return (pin_g1.pinned() ? pin_g1.bytes() : 0) + (pin_g2.pinned() ? pin_g2.bytes() : 0);
     }
+    // The NTT domain its h query implies: 2^domain_log() >= h.size + 1.
+    unsigned domain_log() const {
+        unsigned log = 0;
+        while ((size_t(1) << log) < h.size + 1) ++log;
+        return log;
+    }
     size_t bytes() const {
         return (h.size + l.size + a.size + b_g1.size) * 2 * sizeof(ff::fp_t) +
                (g2 ? b_g2.size * 2 * sizeof(ff::fp2_t) : 0);
