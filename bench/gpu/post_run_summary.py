@@ -102,7 +102,7 @@ def main():
             continue
         table.append((f"{what}: submission to proof (service)", fmt_ms(col(rows, "latency"))))
         table.append((f"{what}: client start to proof", fmt_ms(col(rows, "client_ms"))))
-        table.append((f"{what}: synthesis / ring wait / lock wait / GPU under the lock / tail",
+        table.append((f"{what}: synthesis / ring wait / lock wait / GPU (under the lock or beside it) / tail",
                       " / ".join(fmt_ms(col(rows, k)) for k in ("synth", "wait", "lock_wait", "gpu", "tail"))))
         sizes = col(rows, "bytes")
         if sizes:
