@@ -64,6 +64,8 @@ struct gpud_section {
                                              // memory (streamed per MSM), or "auto" (the device where they fit)
     bool release_host_points = true;         // CUDA backend: a set's host point vectors given back to the kernel
                                              // once on the device (or packed for streaming)
+    bool winning_post_beside_lock = true;    // a WinningPoSt's kernels beside the CUDA lock's holder where the
+                                             // backend keeps them apart (the CUDA backend's side lane)
     bool synthetic_params = false;           // TEST FACILITY: a missing PoRep or PoSt .params file is replaced by random
                                              // points of its sizes, in memory; their proofs are not valid
 };

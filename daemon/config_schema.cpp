@@ -30,7 +30,7 @@ const std::array<config_section, 7> sections{{
      "backend."},
 }};
 
-const std::array<config_key, 41> keys{{
+const std::array<config_key, 42> keys{{
     // [runtime]
     {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
      "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
@@ -160,6 +160,11 @@ const std::array<config_key, 41> keys{{
      "from), the pages of their host copy go back to the kernel (~48 GiB for a 32 GiB PoRep set; those of B_G2 "
      "stay where `b_g2_on_gpu = false` reads them), so gpud's memory is not the parameters' twice over; false "
      "keeps them (never read again)."},
+    {"gpud", "winning_post_beside_lock", boolean_key{CUZK_CONFIG_FIELD(gpud.winning_post_beside_lock)},
+     "A WinningPoSt's kernels run beside the CUDA lock's holder, without waiting for its partition (up to ~1 s at "
+     "32 GiB on an H200), where the backend keeps them apart: the CUDA backend's side lane (sets of domain up to "
+     "2^22: WinningPoSt's; high-priority streams, buffers of its own, turned off by its first device failure), "
+     "the CPU backend always; false: it queues for the lock ahead of the other classes."},
     {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},
      "TEST FACILITY, for timing real sizes without the published files: a PoRep or PoSt shape whose `.params` file is "
      "missing gets parameters of its exact sizes made of pseudo-random points, built in memory on every core (a "

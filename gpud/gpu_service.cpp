@@ -235,9 +235,10 @@ public:
             step = proving_step::kernels;
             // A WinningPoSt runs beside the lock's holder where the backend keeps its kernels apart from the holder's
             // (the CUDA backend's side lane, for small sets): its proof is late by seconds, and the holder may be a
-            // 32 GiB partition a second long. Everything else, and a WinningPoSt the backend cannot keep apart,
-            // queues for the lock by its class.
-            const bool beside = ipc::priority_class_of(claim.commit_seq) >= winning_post_class &&
+            // 32 GiB partition a second long ([gpud] winning_post_beside_lock). Everything else, and a WinningPoSt the
+            // backend cannot keep apart, queues for the lock by its class.
+            const bool beside = config_.gpud.winning_post_beside_lock &&
+                                ipc::priority_class_of(claim.commit_seq) >= winning_post_class &&
                                 backend_->can_run_beside_lock(*work);
             std::optional<ipc::cuda_lock_guard> guard;
             if (!beside) {

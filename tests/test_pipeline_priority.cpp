@@ -121,3 +121,27 @@ TEST(PipelinePriority, AWinningPoStRunsBesideTheLocksHolder) {
     held.release();
     sut.expect_valid(sut.await(low), "mul:64", 1, 2);
 }
+
+// The same with [gpud] winning_post_beside_lock = false: the WinningPoSt queues for the lock (ahead of the normal
+// job queued before it) and is proved once the lock is given back, under it (no beside=lock).
+TEST(PipelinePriority, AWinningPoStQueuesForTheLockWhereRunningBesideIsOff) {
+    pipeline sut({.slots = 4, .synth_threads = 2, .gpud_workers = 2, .partition_timeout_s = 120,
+                  .slot_bytes = 16 << 20, .gpud_backend = "cpu", .extra_config = "winning_post_beside_lock = false"});
+    sut.start_all();
+    sut.expect_valid(sut.await(sut.submit_ok("mul:64", 1, 1)), "mul:64", 1, 1);
+    auto lock = ipc::cuda_lock::open_or_create(test::lock_named(sut.lock_name_of(0)));
+    auto held = lock.acquire();
+    const auto low = sut.submit_ok("mul:64", 1, 2);
+    ASSERT_TRUE(pipeline::wait_for([&] { return lock.state().waiting >= 1; }));
+    auto r = sut.submit("mul:64", 1, 3, "", 200);
+    ASSERT_TRUE(std::holds_alternative<ipc::submit_reply_msg>(r));
+    const auto high = std::get<ipc::submit_reply_msg>(r).job_id;
+    ASSERT_TRUE(pipeline::wait_for([&] { return lock.state().waiting >= 2; })) << "the WinningPoSt queues too";
+    held.release();
+    sut.expect_valid(sut.await(high), "mul:64", 1, 3);
+    sut.expect_valid(sut.await(low), "mul:64", 1, 2);
+    const auto started = event_order(sut, "gpud", "GPU_START");
+    const auto at = [&](const std::string& key) { return std::find(started.begin(), started.end(), key) - started.begin(); };
+    EXPECT_LT(at(std::to_string(high) + ":0"), at(std::to_string(low) + ":0")) << "its class goes first";
+    EXPECT_EQ(sut.log_of("gpud").find("beside=lock"), std::string::npos);
+}
