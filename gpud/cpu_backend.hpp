@@ -1,6 +1,6 @@
 // The CPU proving backend: groth16::prover_stages on the host. Its "kernels" run under the CUDA lock all the
 // same, so the pipeline's interlock and timeline behave as they will with a GPU; and as there, a WinningPoSt's
-// run beside the lock's holder (its works share nothing: any may).
+// kernels run beside the lock's holder (its works share nothing: any may).
 #pragma once
 
 #include "gpud/proving_backend.hpp"

@@ -1,8 +1,10 @@
 // Analysis of TIMELINE logs over synthetic logs whose answers are worked out by hand in the comments:
 // parsing with log prefixes, malformed lines with file:line, the merge of several daemons' files, the
-// waterfall, gap buckets, stall/overhead classification, efficiency, and warm-up vs steady state.
+// waterfall, gap buckets, stall/overhead classification, efficiency, warm-up vs steady state, and kernels run
+// beside the lock.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -345,4 +347,26 @@ TEST(timeline_log, json_carries_the_same_numbers) {
     std::ostringstream text;
     tl::print_report(text, a, logs);
     EXPECT_NE(text.str().find("36.0%"), std::string::npos) << text.str();  // 500/1390 = 35.97%
+}
+
+// A WinningPoSt's kernels beside the lock's holder (GPU_START beside=lock): its interval overlaps the holder's by
+// design, so no broken lock is reported; it is busy time, counted once in the union, and splits no gap.
+TEST(timeline_log, an_interval_beside_the_lock_is_busy_and_no_contradiction) {
+    tl::log_set logs;
+    add(logs, "gpud.log",
+        "TIMELINE,0,GPU_START,P,partition=0\n"
+        "TIMELINE,100,GPU_START,W,partition=0,beside=lock\n"
+        "TIMELINE,140,GPU_END,W,partition=0\n"
+        "TIMELINE,1000,GPU_END,P,partition=0\n"
+        "TIMELINE,1010,GPU_START,P,partition=1\n"
+        "TIMELINE,2000,GPU_END,P,partition=1\n");
+    tl::analysis a = tl::analyze(logs, {0});
+    for (const tl::problem& p : logs.problems) ADD_FAILURE() << p.message;
+    ASSERT_EQ(a.intervals.size(), 3u);
+    EXPECT_EQ(std::count_if(a.intervals.begin(), a.intervals.end(), [](const auto& iv) { return iv.beside_lock; }),
+              1);
+    EXPECT_EQ(a.all.busy_ms, 1990);
+    EXPECT_EQ(a.all.span_ms, 2000);
+    ASSERT_EQ(a.gaps.size(), 1u);
+    EXPECT_EQ(a.gaps[0].ms(), 10);
 }

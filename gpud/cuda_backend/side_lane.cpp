@@ -2,8 +2,8 @@
 // gpud sends WinningPoSt's priority class here (gpud/proving_backend.hpp), so a WinningPoSt under PoRep load waits
 // for the holder's blocks in flight, not for its whole partition (~1.06 s at 32 GiB on an H200).
 //   - The set is found among those make_resident_before_lock made resident and planned (|ready_|): no wait on
-//     |mu_|, which the holder's kernels hold. A set whose plan an out-of-memory replan undid is planned again under
-//     |mu_| (that run waits for the kernels running, once).
+//     |mu_|, which the holder's kernels hold. A set whose plan an out-of-memory replan undid is proved by
+//     run_kernels (it waits for the kernels running, once, and plans the set again).
 //   - Its own NTT context and compact witness buffers (side_ntt_, side_witness_), the set's own MSM contexts: none
 //     of the holder's buffers. Every stream of them is high-priority (cuda/stream_priority.hpp).
 //   - A run that fails on the device (no memory for it, or any CUDA error) turns the side lane off for the process,
@@ -55,18 +55,9 @@ void cuda_backend::run_kernels_beside_lock(partition_work& work) {
                 return;
             }
         }
-        // Not ready (a replan after an out-of-memory undid its plan, or it was never made resident here): as a
-        // prepare does, under |mu_|, then run at once.
-        std::lock_guard lk(mu_);
-        std::lock_guard side(side_mu_);
-        resident_params& r = resident_for(*w.params, &*w.compact, w.prepared.log_m);
-        if (!r.g2) throw std::logic_error("CUDA backend: a compact partition's kernels with B_G2 on the CPU");
-        if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m, false);
-        {
-            std::lock_guard ready(ready_mu_);
-            ready_[w.params] = {&r, true};
-        }
-        run_on_side_lane(w, r);
+        // Not ready (a replan after an out-of-memory undid its plan, or it was never made resident here): the run
+        // under |mu_| makes it resident and plans it, as for any partition, and the next side run finds it so.
+        run_kernels(w);
     } catch (const cuda::cuda_error& e) {
         // A witness the device finds inconsistent (std::invalid_argument) is the input's fault, not the lane's.
         side_lane_refused_ = true;
