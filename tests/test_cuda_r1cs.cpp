@@ -232,6 +232,27 @@ TEST_F(CudaR1cs, ARingSlotsLayoutIsUploadedInOneOrTwoCopiesAndAGathersIntoASlot)
     EXPECT_TRUE(download(w.a_scalars(), w.a_scalar_count()) == k->a_scalars()) << "A's scalars";
 }
 
+// A partition with a few more full values than the one the buffers were reserved for (the next WinningPoSt's
+// sector, the next PoRep partition) is uploaded into the same buffers: growing would free the old one, and cudaFree
+// waits for every kernel on the device, the CUDA lock holder's too when this runs on the side lane.
+TEST_F(CudaR1cs, AFewMoreFullValuesThanReservedForAreUploadedWithoutGrowing) {
+    const auto k = test::make_r1cs_case(test::long_rows_circuit(12, 400));
+    const cuda::r1cs_device m(k->m);
+    const witness::compact_vector_view aux = k->wa.aux();
+    ASSERT_GE(aux.full.size(), 40u);
+    witness::compact_vector_view fewer = aux;
+    fewer.full = aux.full.first(aux.full.size() - aux.full.size() / 40);  // 2.5 % fewer: the sizes alone matter
+    cuda::r1cs_witness w;
+    w.reserve(m, k->wa.inputs(), fewer, true);
+    const size_t reserved = w.device_bytes();
+    w.reserve(m, k->wa.inputs(), aux, true);
+    EXPECT_EQ(w.device_bytes(), reserved) << "reserve grew for 2.5 % more full values";
+    w.upload(m, k->wa.inputs(), aux);
+    EXPECT_EQ(w.device_bytes(), reserved) << "upload grew for 2.5 % more full values";
+    w.expand(m);
+    EXPECT_TRUE(download(w.z(), m.z_size()) == k->z()) << "z";
+}
+
 // A compact witness whose full_before points past its full values: refused by every call that reads it (nothing
 // read out of bounds), and the next good witness is evaluated as if nothing happened.
 TEST_F(CudaR1cs, InconsistentCompactWitnessIsRefused) {

@@ -31,6 +31,15 @@ void check_sizes(const r1cs_device& m, std::span<const ff::fr_t> inputs, const w
                " blocks; " + std::to_string(aux.size) + " values take " + std::to_string(blocks));
 }
 
+// Room for the uploaded arrays of |bytes|, and a sixteenth more when it must grow: the next partition of the same
+// circuit differs by a few full values (PoRep by kilobytes, a WinningPoSt by its sector's data), and growing frees
+// the old buffer, and cudaFree waits for everything running on the device, another lane's kernels too: a
+// WinningPoSt on the side lane (gpud/cuda_backend/side_lane.cpp) would wait for the lock holder's partition.
+void reserve_staged(device_buffer<std::byte>& staged, size_t bytes) {
+    bytes = std::max<size_t>(bytes, 1);
+    if (bytes > staged.capacity()) staged.reserve(bytes + bytes / 16);
+}
+
 }  // namespace
 
 struct r1cs_witness::impl {
@@ -136,7 +145,7 @@ void r1cs_witness::upload(const r1cs_device& m, std::span<const ff::fr_t> inputs
     const copy_plan plan = plan_copies(arrays);
     CUDA_OK(cudaSetDevice(s.device));
     s.matrices = nullptr;  // until the copies are done: a failed upload leaves nothing to read
-    s.staged.reserve(std::max<size_t>(plan.device_bytes, 1));
+    reserve_staged(s.staged, plan.device_bytes);
     for (const auto& c : plan.copies)
         CUDA_OK(cudaMemcpyAsync(s.staged.get() + c.device_offset, c.host, c.bytes, cudaMemcpyHostToDevice, s.stream));
     CUDA_OK(cudaStreamSynchronize(s.stream));  // the sources are the caller's again
@@ -183,7 +192,7 @@ void r1cs_witness::reserve(const r1cs_device& m, std::span<const ff::fr_t> input
     const r1cs_device::impl& L = m.layout();
     CUDA_OK(cudaSetDevice(s.device));
     s.z.reserve(std::max<uint64_t>(m.z_size(), 1));
-    s.staged.reserve(std::max<size_t>(plan_copies(witness_arrays(inputs, aux)).device_bytes, 1));
+    reserve_staged(s.staged, plan_copies(witness_arrays(inputs, aux)).device_bytes);
     s.b_scalars.reserve(std::max<uint64_t>(L.b_input.count + L.b_aux.count, 1));
     if (!a_scalars_elsewhere && L.a_aux.count != L.num_aux) s.a_scalars.reserve(L.num_inputs + L.a_aux.count);
     s.partial.reserve(std::max<uint64_t>(L.max_pieces(), 1));

@@ -65,7 +65,8 @@ public:
     // Allocates now the device memory the calls take for partitions of |m| laid out as |inputs| and |aux| (z,
     // the uploaded arrays, B's scalars, the long rows' partial sums, and A's scalars unless
     // |a_scalars_elsewhere| or A's density is full), so that a caller can share out the rest of the device
-    // around it. Buffers only grow: a later partition with more full values grows the uploaded arrays' buffer.
+    // around it. Buffers only grow: a later partition with more full values grows the uploaded arrays' buffer, by a
+    // sixteenth more than it needs (growing frees the old one, which waits for the whole device).
     void reserve(const r1cs_device& m, std::span<const ff::fr_t> inputs, const witness::compact_vector_view& aux,
                  bool a_scalars_elsewhere);
 
