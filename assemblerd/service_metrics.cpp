@@ -69,6 +69,11 @@ service_metrics::service_metrics()
       params_bytes_(registry_.gauge("cuzk_params_resident_bytes", "Size of the parameter sets loaded",
                                     {"gpu", "circuit"})),
       uptime_(registry_.gauge("cuzk_uptime_seconds", "Seconds since assemblerd started")),
+      gpu_memory_(registry_.gauge("cuzk_gpu_memory_bytes", "Device memory of each gpud's GPU, free and total",
+                                  {"gpu", "state"})),
+      backend_counters_(registry_.gauge("cuzk_gpu_backend_counter",
+                                        "gpud's proving-backend counters and states (cuzk status backend_counters)",
+                                        {"gpu", "counter"})),
       busy_(efficiency_window_ms) {}
 
 void service_metrics::job_ended(ipc::proof_kind kind, ipc::job_state state, double seconds) {
@@ -135,7 +140,7 @@ std::string service_metrics::render(const nlohmann::json& status) {
     }
     // Every gpud sees the one ring; the first that answers tells its slots.
     std::map<metrics::label_values, double> slots;
-    std::vector<std::pair<metrics::label_values, double>> sets, bytes;
+    std::vector<std::pair<metrics::label_values, double>> sets, bytes, memory, counters;
     bool ring_seen = false;
     for (const auto& g : status["gpuds"]) {
         const auto gpu = std::to_string(daemon::status_value<int>(g, "gpu", 0));
@@ -147,10 +152,22 @@ std::string service_metrics::render(const nlohmann::json& status) {
         sets.push_back({{gpu}, static_cast<double>(params.size())});
         for (const auto& p : params)
             bytes.push_back({{gpu, daemon::status_value<std::string>(p, "circuit", "")}, daemon::status_value<double>(p, "bytes", 0)});
+        // The CPU backend has no device (null): no memory series for it.
+        if (const auto d = g.find("device"); d != g.end() && d->is_object()) {
+            memory.push_back({{gpu, "free"}, daemon::status_value<double>(*d, "free_bytes", 0)});
+            memory.push_back({{gpu, "total"}, daemon::status_value<double>(*d, "total_bytes", 0)});
+        }
+        // What an operator alerts on (side_lane_off: WinningPoSts wait for the CUDA lock again;
+        // out_of_memory_replans, pin_refused_ranges) beside what explains the rates (pinned and pooled bytes).
+        if (const auto c = g.find("backend_counters"); c != g.end() && c->is_object())
+            for (const auto& [name, value] : c->items())
+                if (value.is_number()) counters.push_back({{gpu, name}, value.get<double>()});
     }
     ring_slots_.replace({slots.begin(), slots.end()});
     params_sets_.replace(sets);
     params_bytes_.replace(bytes);
+    gpu_memory_.replace(memory);
+    backend_counters_.replace(counters);
     return registry_.render();
 }
 

@@ -1,7 +1,8 @@
 // The service's Prometheus metrics, kept by assemblerd (every partition's timings and every job's end pass
 // through it) and rendered for /metrics and the API's GetMetrics. Counters and histograms are updated by the
-// loop as events arrive; gauges (queues, ring slots, synthd's memory, resident parameters, GPU efficiency) are
-// refreshed from the daemons' status at each render, so a scrape shows the state of that moment.
+// loop as events arrive; gauges (queues, ring slots, synthd's memory, resident parameters, GPU efficiency, each
+// GPU's memory and gpud's backend counters) are refreshed from the daemons' status at each render, so a scrape
+// shows the state of that moment.
 // The list of metrics, with units, is in README.md ("Metrics").
 #pragma once
 
@@ -54,6 +55,8 @@ private:
     metrics::gauge_family& params_sets_;
     metrics::gauge_family& params_bytes_;
     metrics::gauge_family& uptime_;
+    metrics::gauge_family& gpu_memory_;
+    metrics::gauge_family& backend_counters_;
     metrics::busy_window busy_;
 };
 
