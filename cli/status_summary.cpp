@@ -143,6 +143,13 @@ std::string gpu_line(const json& g) {
                             waiting ? fmt::format(", {} waiting", waiting) : "",
                             status_value<std::uint64_t>(lock, "acquisitions", 0));
     }
+    // What an operator must act on, said where they look: a side lane turned off stays off until gpud restarts.
+    const json counters = g.value("backend_counters", json::object());
+    if (status_value<std::uint64_t>(counters, "side_lane_off", 0))
+        text += "; side lane OFF (a run beside the lock failed): WinningPoSts wait for the CUDA lock until gpud "
+                "restarts";
+    if (const auto replans = status_value<std::uint64_t>(counters, "out_of_memory_replans", 0))
+        text += fmt::format("; {} out-of-memory replan{}", replans, replans == 1 ? "" : "s");
     return line(fmt::format("GPU {}", status_value<int>(g, "gpu", 0)), text);
 }
 

@@ -1,6 +1,7 @@
 // `cuzk status`'s summary lines from a status document alone (cli/status_summary.cpp): the "params GPU N" line of
-// each gpud, with the sets it holds and the host bytes of their points given back once on the GPU. The other
-// lines are checked against real daemons in test_pipeline_cli_status.cpp.
+// each gpud, with the sets it holds and the host bytes of their points given back once on the GPU, and the
+// "GPU N" line's warnings from the backend's counters. The other lines are checked against real daemons in
+// test_pipeline_cli_status.cpp.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -56,4 +57,23 @@ TEST(CliStatusSummary, NoParamsLineWithoutAGpudAndNothingGivenBackWhereNotCounte
     const json set = {{"circuit", "mul:64"}, {"bytes", 4096}};
     const std::string out = cli::status_summary({{"gpuds", json::array({gpud(0, json::array({set}))})}}, c);
     EXPECT_EQ(line_labelled(out, "params GPU 0"), "mul:64 4.0 KiB") << out;
+}
+
+// A side lane turned off and the out-of-memory replans are said on the GPU's line; nothing where the counters are 0
+// or absent (the CPU backend reports none).
+TEST(CliStatusSummary, GpuLineWarnsOfASideLaneTurnedOffAndOfOutOfMemoryReplans) {
+    const daemon::config c;
+    json cuda = gpud(0, json::array(), {{"side_lane_off", 1}, {"out_of_memory_replans", 2}});
+    cuda["device"] = {{"name", "NVIDIA H200"}, {"total_bytes", std::uint64_t(140) << 30},
+                      {"free_bytes", std::uint64_t(20) << 30}};
+    json quiet = gpud(1, json::array(), {{"side_lane_off", 0}, {"out_of_memory_replans", 1}});
+    json cpu = gpud(2, json::array());
+    cpu["backend"] = "cpu";
+    const std::string out = cli::status_summary({{"gpuds", json::array({cuda, quiet, cpu})}}, c);
+    EXPECT_EQ(line_labelled(out, "GPU 0"),
+              "NVIDIA H200, 20.0 GiB free of 140.0 GiB; side lane OFF (a run beside the lock failed): WinningPoSts "
+              "wait for the CUDA lock until gpud restarts; 2 out-of-memory replans")
+        << out;
+    EXPECT_EQ(line_labelled(out, "GPU 1"), "no GPU device (cuda backend); 1 out-of-memory replan") << out;
+    EXPECT_EQ(line_labelled(out, "GPU 2"), "no GPU device (cpu backend)") << out;
 }
