@@ -70,9 +70,8 @@ TEST(ServiceMetrics, AGpudGoneFromTheStatusLeavesNoSeriesBehind) {
 
 TEST(ServiceMetrics, TheTextParsesWithPrometheusOwnParser) {
     const auto python = cuzk::test::python_with_prometheus_client();
-    if (python.empty())
-        GTEST_SKIP() << "no python3 can import prometheus_client (Debian python3-prometheus-client; ./dev.sh "
-                        "installs it)";
+    ASSERT_FALSE(python.empty()) << "no python3 can import prometheus_client (Debian python3-prometheus-client; "
+                                    "./dev.sh installs it)";
     cuzk::assemblerd::service_metrics sut;
     const auto dir = std::filesystem::temp_directory_path() / ("cuzk-service-metrics-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
