@@ -245,15 +245,16 @@ TEST(CudaBackendCompact, CompactAndFullPartitionsInterleaveOnOneBackend) {
         return proof_to_bytes(be.finish(*work, rng));
     };
 
-    // X (full) holds the lock, then C (compact) and Y (full) wait: X's B_G2 thread stages Y's inputs; C, the
-    // first compact partition, frees the spare slot; Y copies its row a again, its B_G2 scalars too (C's kernels
-    // used the G2 context).
+    // X (full) holds the lock and Y (full) waits: X's B_G2 thread stages Y's inputs, its row a in the spare slot.
+    // Then C, the first compact partition, is prepared: its matrices are made resident there, before the lock,
+    // which frees the spare slot; Y copies its row a again, its B_G2 scalars too (C's kernels used the G2 context).
     auto x = be.prepare(wx, params);
-    auto c = be.prepare_compact(wc, params);
     auto y = be.prepare(wy, params);
     be.run_kernels(*x);
     EXPECT_EQ(be.b_g2_prestage().copied, 1u);
     EXPECT_EQ(be.b_g2_prestage().row_a_copied, 1u);
+    auto c = be.prepare_compact(wc, params);
+    EXPECT_GT(be.resident_matrix_bytes(), 0u) << "the matrices are made resident in prepare";
     be.run_kernels(*c);
     EXPECT_GT(be.resident_matrix_bytes(), 0u);
     be.run_kernels(*y);
