@@ -32,8 +32,10 @@
 #
 # Environment:
 #   BACKEND=cuda  REGISTERED_PROOF=StackedDrg32GiBV1_1  GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - 2)
-#   JOBS (default: what the time left after the warm-up allows at SEC_PER_JOB=13 s a job, 4 to 40; on the H200
-#   the GPU takes ~1.1 s a 32 GiB partition)  RING_SLOTS=8  SLOT_BYTES=268435456 (a 32 GiB partition's compact
+#   JOBS (default: what the time left after the warm-up allows at SEC_PER_JOB s a job, 4 to 40)  SEC_PER_JOB
+#   (default: the warm-up job's GPU time plus a tenth, from assemblerd's log, as the steady state is GPU-bound:
+#   ~12 s on the H200, ~19 s on an H100, whose 79 GiB leave the 32 GiB points in host memory; 13 where the log
+#   has no such line)  RING_SLOTS=8  SLOT_BYTES=268435456 (a 32 GiB partition's compact
 #   witness is ~95 MB)  PARAMS_DIR=<repo>/.gpu-porep-params (ignored by git; remove it after a circuit change)
 #   TIME_BUDGET=570  C1_TIMEOUT=120  UP_TIMEOUT=90  WARMUP_TIMEOUT=360  DOWN_TIMEOUT=40  SAMPLE_S=2
 #   TIMELINE_WARMUP_JOBS (default 2; 1 when JOBS < 3)  FORCE_LOADER=0  KEEP=0 (keep the temp dir)
@@ -50,7 +52,7 @@ GPUD_WORKERS=${GPUD_WORKERS:-2}
 CORES=$(nproc)
 SYNTH_THREADS=${SYNTH_THREADS:-$(( CORES > 3 ? CORES - 2 : 1 ))}
 JOBS=${JOBS:-}
-SEC_PER_JOB=${SEC_PER_JOB:-13}
+SEC_PER_JOB=${SEC_PER_JOB:-}
 RING_SLOTS=${RING_SLOTS:-8}
 SLOT_BYTES=${SLOT_BYTES:-268435456}
 PARAMS_DIR=${PARAMS_DIR:-$SRC/.gpu-porep-params}
@@ -121,6 +123,19 @@ step warmup "$WARMUP_TIMEOUT" "$CUZK" prove --config "$CONFIG" --c1 "$C1" --out 
 grep -hE "R1CS matrices|SYNTHETIC|resident|not written|ready after" "$RT/logs/gpud.log" \
   | sed 's/^\[[^]]*\] \[[^]]*\] \[[^]]*\] //' | cut -c1-500
 
+if [ -z "$SEC_PER_JOB" ]; then
+  # "job 1 done (porep-c2, ...): 10 partitions in .. ms (..., GPU 17302 ms)": the warm-up job's first partition
+  # counts its set's first run too, so this errs long, never short (a fixed 13 s ran an H100 out of its budget).
+  warmup_gpu_ms=$(grep -h 'done (porep-c2' "$RT/logs/assemblerd.log" 2>/dev/null | head -1 \
+    | sed -nE 's/.*, GPU ([0-9]+) ms\)$/\1/p')
+  if [ -n "$warmup_gpu_ms" ]; then
+    SEC_PER_JOB=$(( (warmup_gpu_ms * 11 / 10 + 999) / 1000 ))
+    [ "$SEC_PER_JOB" -lt 1 ] && SEC_PER_JOB=1
+    log "SEC_PER_JOB=$SEC_PER_JOB: the warm-up job's GPU time, $warmup_gpu_ms ms, and a tenth"
+  else
+    SEC_PER_JOB=13
+  fi
+fi
 if [ -z "$JOBS" ]; then
   JOBS=$(( ($(left) - RESERVE - 20) / SEC_PER_JOB ))
   [ "$JOBS" -gt 40 ] && JOBS=40
