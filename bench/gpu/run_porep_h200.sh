@@ -34,8 +34,8 @@
 #   BACKEND=cuda  REGISTERED_PROOF=StackedDrg32GiBV1_1  GPU=0  GPUD_WORKERS=2  SYNTH_THREADS=(cores - 2)
 #   JOBS (default: what the time left after the warm-up allows at SEC_PER_JOB s a job, 4 to 40)  SEC_PER_JOB
 #   (default: the warm-up job's GPU time plus a tenth, from assemblerd's log, as the steady state is GPU-bound:
-#   ~12 s on the H200, ~19 s on an H100, whose 79 GiB leave the 32 GiB points in host memory; 13 where the log
-#   has no such line)  RING_SLOTS=8  SLOT_BYTES=268435456 (a 32 GiB partition's compact
+#   a 32 GiB job takes ~10.6 s of GPU on the H200, ~17 s on an H100, whose 79 GiB leave the points in host
+#   memory; 13 where the log has no such line)  RING_SLOTS=8  SLOT_BYTES=268435456 (a 32 GiB partition's compact
 #   witness is ~95 MB)  PARAMS_DIR=<repo>/.gpu-porep-params (ignored by git; remove it after a circuit change)
 #   TIME_BUDGET=570  C1_TIMEOUT=120  UP_TIMEOUT=90  WARMUP_TIMEOUT=360  DOWN_TIMEOUT=40  SAMPLE_S=2
 #   TIMELINE_WARMUP_JOBS (default 2; 1 when JOBS < 3)  FORCE_LOADER=0  KEEP=0 (keep the temp dir)
@@ -134,6 +134,7 @@ if [ -z "$SEC_PER_JOB" ]; then
     log "SEC_PER_JOB=$SEC_PER_JOB: the warm-up job's GPU time, $warmup_gpu_ms ms, and a tenth"
   else
     SEC_PER_JOB=13
+    log "SEC_PER_JOB=13: assemblerd's log has no warm-up job's GPU time"
   fi
 fi
 if [ -z "$JOBS" ]; then

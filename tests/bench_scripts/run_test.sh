@@ -24,7 +24,7 @@ case "$kind" in
   update)
     script=run_update_h200.sh
     export SECTOR_SIZE=2KiB UPDATE_JOBS=1
-    expect=("synthesis per partition" "GPU time under the lock per partition" "one 16-partition job alone|job alone"
+    expect=("synthesis per partition" "GPU time under the lock per partition" "job alone, after the warm-up"
             "s/proof") ;;
   post)
     script=run_post_h200.sh
