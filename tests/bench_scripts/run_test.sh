@@ -20,7 +20,7 @@ case "$kind" in
     script=run_porep_h200.sh
     export REGISTERED_PROOF=StackedDrg2KiBV1_1 JOBS=1
     # The warm-up job's GPU time sets the seconds a job (SEC_PER_JOB unset); the bench of JOBS jobs, the table.
-    expect=("SEC_PER_JOB=[0-9]+: the warm-up job's GPU time" "s/proof" "GPU efficiency" "peak RSS gpud") ;;
+    expect=("SEC_PER_JOB=[0-9]+: the warm-up job's GPU time" "s/proof" "GPU efficiency" "GPU efficiency over the bench's jobs" "peak RSS gpud") ;;
   update)
     script=run_update_h200.sh
     export SECTOR_SIZE=2KiB UPDATE_JOBS=1
