@@ -5,10 +5,13 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
+#include <string_view>
 #include <variant>
 
 #include "common/util/errors.hpp"
+#include "daemon/circuit_ids.hpp"
 #include "daemon/config_schema.hpp"
 #include "ipc/cuda_lock.hpp"
 #include "ipc/endpoints.hpp"
@@ -228,6 +231,28 @@ void validate(const config& c) {
     if (!c.api.tls_client_ca.empty() && c.api.tls_cert.empty())
         throw input_error("[api] tls_client_ca needs TLS: set tls_cert and tls_key too");
     if (!c.metrics.listen.empty()) (void)parse_listen_address(c.metrics.listen, "[metrics] listen", false);
+    (void)gpud_preload_specs(c);
+}
+
+std::vector<std::string> gpud_preload_specs(const config& c) {
+    std::vector<std::string> specs;
+    std::string_view rest = c.gpud.preload;
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) item.remove_prefix(1);
+        while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
+        if (item.empty()) continue;
+        std::string spec;
+        try {
+            spec = circuit_spec_of(std::string(item));
+        } catch (const input_error& e) {
+            throw input_error(fmt::format("[gpud] preload: {}", e.what()));
+        }
+        if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(std::move(spec));
+    }
+    return specs;
 }
 
 }  // namespace cuzk::daemon

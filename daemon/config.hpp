@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuzk::daemon {
 
@@ -66,6 +67,7 @@ struct gpud_section {
                                              // once on the device (or packed for streaming)
     bool winning_post_beside_lock = true;    // a WinningPoSt's kernels beside the CUDA lock's holder where the
                                              // backend keeps them apart (the CUDA backend's side lane)
+    std::string preload;                     // comma-separated circuit ids or specs loaded as gpud starts
     bool synthetic_params = false;           // TEST FACILITY: a missing PoRep or PoSt .params file is replaced by random
                                              // points of its sizes, in memory; their proofs are not valid
 };
@@ -108,5 +110,8 @@ config load_config_or_defaults(const std::optional<std::filesystem::path>& path)
 
 // Checks values that no single key can (e.g. slot sizes); throws input_error.
 void validate(const config& c);
+
+// [gpud] preload as circuit specs, in order, each once; throws input_error naming the key and an unknown id.
+std::vector<std::string> gpud_preload_specs(const config& c);
 
 }  // namespace cuzk::daemon

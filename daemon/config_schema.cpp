@@ -30,7 +30,7 @@ const std::array<config_section, 7> sections{{
      "backend."},
 }};
 
-const std::array<config_key, 42> keys{{
+const std::array<config_key, 43> keys{{
     // [runtime]
     {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
      "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
@@ -165,6 +165,14 @@ const std::array<config_key, 42> keys{{
      "32 GiB on an H200), where the backend keeps them apart: the CUDA backend's side lane (sets of domain up to "
      "2^22: WinningPoSt's; high-priority streams, buffers of its own, turned off by its first device failure), "
      "the CPU backend always; false: it queues for the lock ahead of the other classes."},
+    {"gpud", "preload", text_key{CUZK_CONFIG_FIELD(gpud.preload)},
+     "Comma-separated parameter sets gpud loads as it starts, as a PreloadSRS of each would (which Curio never "
+     "sends): Curio's circuit ids (`porep-32g`, `wpost-32g`, `winning-32g`, `snap-32g`, ...) or circuit specs "
+     "(`post:StackedDrgWinning32GiBV1`). Each loads on a thread of its own once gpud has reported ready, so it "
+     "serves from the start; a partition of a set still loading waits for that load. With the CUDA backend a "
+     "loaded set goes to the device at once. Empty: the first partition of each set loads it (for a WinningPoSt "
+     "that is its proof's latency; minutes for a 32 GiB PoRep or WindowPoSt set). A set that fails to load is "
+     "logged as an error, and the first partition that needs it tries again."},
     {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},
      "TEST FACILITY, for timing real sizes without the published files: a PoRep or PoSt shape whose `.params` file is "
      "missing gets parameters of its exact sizes made of pseudo-random points, built in memory on every core (a "

@@ -418,6 +418,9 @@ public:
                      config_.endpoint(name),
                      config_.gpud.gpu, backend_->name(), config_.gpud.workers, config_.gpud.lock_name,
                      config_.ring.name);
+        // After ready: a 32 GiB set takes minutes, and the loop answers STATUS_REQUEST meanwhile. A partition of
+        // a set still loading waits for that load in the store.
+        for (const auto& spec : daemon::gpud_preload_specs(config_)) params_requests_.start_configured(spec);
         if (!config_.gpud.lock_per_gpu)
             spdlog::info("[gpud] lock_name is set: every gpud reading this configuration takes lock '{}', whatever its "
                          "GPU (leave it empty, or put {{gpu}} in it, for one lock per GPU)",

@@ -4,7 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include <stdexcept>
+#include <string_view>
 #include <utility>
+#include <variant>
 
 #include "common/util/errors.hpp"
 
@@ -16,13 +18,13 @@ ipc::error_reply_msg error_reply(ipc::error_code code, std::string text) {
     return {code, static_cast<std::uint8_t>(ipc::message_type::params_request), std::move(text)};
 }
 
-// The reply to a preload of |circuit|: the store's answer, or why not.
+// The reply to a preload of |circuit|: the store's answer, or why not. |origin| names who asked, in the log.
 ipc::message preload(daemon::params_store& store, const std::string& circuit,
-                     const params_requests::loaded_hook& on_loaded) {
+                     const params_requests::loaded_hook& on_loaded, std::string_view origin = "PARAMS_REQUEST") {
     try {
         const auto got = store.get(circuit);
         if (on_loaded) on_loaded(got);
-        spdlog::info("PARAMS_REQUEST preload {}: {}", circuit,
+        spdlog::info("{} preload {}: {}", origin, circuit,
                      got.was_loaded ? std::string("resident already")
                                     : fmt::format("loaded in {} ms", got.load_us / 1000));
         return ipc::params_reply_msg{got.was_loaded, got.load_us / 1000, 0};
@@ -69,6 +71,15 @@ void params_requests::take(std::vector<zmq::message_t> envelope, const ipc::para
                  evicted.was_loaded ? fmt::format("{} bytes let go", evicted.freed_bytes) : std::string("not loaded"));
     router.reply(envelope, ipc::params_reply_msg{evicted.was_loaded, 0, evicted.freed_bytes});
     if (evicted.released) spawn([released = std::move(evicted.released)]() mutable { released.reset(); });
+}
+
+void params_requests::start_configured(const std::string& circuit) {
+    spawn([this, circuit] {
+        const auto body = preload(store_, circuit, on_loaded_, "[gpud]");
+        if (const auto* e = std::get_if<ipc::error_reply_msg>(&body))
+            spdlog::error("[gpud] preload of {}: {} (the first partition that needs the set loads it again)",
+                          circuit, e->text);
+    });
 }
 
 void params_requests::send_done(daemon::request_router& router) {

@@ -1,4 +1,4 @@
-// PARAMS_REQUEST on gpud's socket. A preload loads on a thread of its own (a published 32 GiB set takes minutes,
+// PARAMS_REQUEST on gpud's socket, and the preloads of [gpud] preload. A preload loads on a thread of its own (a published 32 GiB set takes minutes,
 // while the loop goes on answering STATUS_REQUEST and sending proofs); its reply waits in a queue that the loop
 // sends from. An evict is answered at once; the store's reference is dropped on a thread too, since the last
 // reference frees the backend's device copy and tens of GiB of host memory (the memory goes with the last
@@ -34,6 +34,9 @@ public:
 
     // Loop thread: an evict is answered through |router| now, a preload started.
     void take(std::vector<zmq::message_t> envelope, const ipc::params_request_msg& m, daemon::request_router& router);
+    // Loop thread: a preload of |circuit| that nobody waits for ([gpud] preload, as gpud starts): its outcome is
+    // logged, a failure as an error (the set is then loaded by the first partition that needs it).
+    void start_configured(const std::string& circuit);
     // Loop thread: the replies of the preloads done since, sent; their threads joined.
     void send_done(daemon::request_router& router);
     // Waits for every thread (at shutdown: a preload under way is waited for, as a worker's load is).

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "common/util/errors.hpp"
 #include "daemon/config.hpp"
@@ -94,6 +96,22 @@ TEST(DaemonConfig, BackendIsAutoByDefaultAndTakesAutoCpuOrCuda) {
         const auto e = error_of("[gpud]\nbackend = \"" + bad + "\"\n");
         EXPECT_NE(e.find("[gpud] backend '" + bad + "' is not 'auto', 'cpu' or 'cuda'"), std::string::npos) << e;
     }
+}
+
+TEST(DaemonConfig, PreloadIsEmptyByDefaultAndTakesCurioIdsAndSpecsEachOnce) {
+    EXPECT_TRUE(daemon::gpud_preload_specs(daemon::load_config_or_defaults(std::nullopt)).empty());
+    const auto c = parsed("[gpud]\npreload = \" winning-32g, porep:StackedDrg2KiBV1,,wpost-32g , winning-32g\"\n");
+    EXPECT_EQ(daemon::gpud_preload_specs(c),
+              (std::vector<std::string>{"post:StackedDrgWinning32GiBV1", "porep:StackedDrg2KiBV1",
+                                        "post:StackedDrgWindow32GiBV1_1"}));
+    EXPECT_EQ(daemon::gpud_preload_specs(parsed("[gpud]\npreload = \"porep-32g,mul:64\"\n")),
+              (std::vector<std::string>{"porep:StackedDrg32GiBV1_1", "mul:64"}));
+    for (const std::string bad : {"porep-3k", "porep:StackedDrg3KiBV1", "winning"}) {
+        const auto e = error_of("[gpud]\npreload = \"winning-32g, " + bad + "\"\n");
+        EXPECT_NE(e.find("[gpud] preload: circuit_id '" + bad + "'"), std::string::npos) << e;
+    }
+    const auto e = error_of("[gpud]\npreload = [\"winning-32g\"]\n");
+    EXPECT_NE(e.find("preload"), std::string::npos) << e;
 }
 
 TEST(DaemonConfig, ValuesAreRead) {

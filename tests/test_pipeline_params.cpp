@@ -1,7 +1,8 @@
 // PARAMS_REQUEST on gpud (CPU backend): a preload loads a set and a second one finds it resident; an evict lets
 // it go and a second evict finds nothing; a PoRep set without files is a bad_request naming the files looked
 // for; gpud's status lists the resident sets, the device (none here) and pinned memory, and answers while a
-// preload is under way; a partition's proof carries the time its parameters took to load.
+// preload is under way; a partition's proof carries the time its parameters took to load; the sets of [gpud]
+// preload are loaded as gpud starts, one that fails logged while gpud serves.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -137,4 +138,26 @@ TEST(PipelineParams, APartitionCarriesItsParametersLoadTime) {
     ASSERT_EQ(status["params"].size(), 1u) << status.dump();
     EXPECT_EQ(status["params"][0]["circuit"], "mul:2048");
     EXPECT_EQ(status["params"][0]["users"], 0);
+}
+
+TEST(PipelineParams, ConfiguredPreloadsLoadAsGpudStartsAndAFailedOneLeavesItServing) {
+    // [gpud] preload: a test circuit's set (generated here) and a PoRep set whose files are missing.
+    pipeline sut({.gpud_backend = "cpu", .extra_config = "preload = \"mul:2048, porep-2k\""});
+    sut.start_all();
+    ASSERT_TRUE(pipeline::wait_for([&] { return gpud_status(sut)["params"].size() == 1; }, std::chrono::seconds(60)))
+        << sut.log_of("gpud");
+    EXPECT_EQ(gpud_status(sut)["params"][0]["circuit"], "mul:2048");
+    ASSERT_TRUE(pipeline::wait_for([&] {
+        return sut.log_of("gpud").find("[gpud] preload of porep:StackedDrg2KiBV1_1: ") != std::string::npos;
+    })) << sut.log_of("gpud");
+    EXPECT_NE(sut.log_of("gpud").find("porep_StackedDrg2KiBV1_1.params"), std::string::npos)
+        << "the failed preload does not name the files looked for:\n"
+        << sut.log_of("gpud");
+    EXPECT_TRUE(sut.answers("gpud"));
+    // The set was there before the job: no partition of it loaded anything.
+    const auto id = sut.submit_ok("mul:2048", 2, 5);
+    const auto r = sut.await(id);
+    sut.expect_valid(r, "mul:2048", 2, 5);
+    EXPECT_EQ(r.timings.params_load_ms, 0u);
+    EXPECT_TRUE(params_ok(sut, ipc::params_action::preload, "mul:2048").was_loaded);
 }
