@@ -15,7 +15,8 @@
 #   left, step_limit LIMIT the seconds left of the budget; a step's timeout within it
 #   step NAME LIMIT CMD... CMD through run, output to $OUT/NAME.log, its duration logged; returns its status
 #   write_synthetic_config WHAT  $CONFIG (and a copy in $OUT/cuzk.toml) for a run on synthetic inputs and
-#                          parameters (verify off, [gpud] synthetic_params), WHAT its first comment line
+#                          parameters (verify off, [gpud] synthetic_params, [gpud] preload = $PRELOAD), WHAT its
+#                          first comment line
 #   choose_ring_dir        SHM_DIR: "" (the ring in /dev/shm) or $W/shm when /dev/shm has too little room or
 #                          RING_IN_TMP=1; sets avail (the bytes free in /dev/shm)
 #   start_daemons GPUS     `cuzk up --gpus GPUS` (from then on stop_daemons stops them), fail when it fails
@@ -193,6 +194,7 @@ lock_name = "$LOCK_NAME"
 params_dir = "$PARAMS_DIR"
 synthetic_params = true
 release_host_points = ${RELEASE_HOST_POINTS:-true}
+preload = "${PRELOAD:-}"
 EOF
   cp "$CONFIG" "$OUT/cuzk.toml"
 }

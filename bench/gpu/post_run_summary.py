@@ -92,8 +92,13 @@ def main():
         return [r[key] for r in rows if r.get(key) is not None]
 
     table = []
+    # [gpud] preload (run_post_h200.sh PRELOAD): the warm-up WinningPoSt came after gpud had loaded its set.
+    toml = out / "cuzk.toml"
+    preloaded = toml.exists() and re.search(r'^preload = "[^"]*winning', toml.read_text(), re.M | re.I) is not None
+    warmup = "WinningPoSt warm-up (its set preloaded as gpud started)" if preloaded else \
+        "WinningPoSt warm-up (parameters loaded)"
     for what, prefix in (("WinningPoSt, idle", "winning-idle-"), ("WinningPoSt, under PoRep load", "winning-loaded-"),
-                         ("WindowPoSt partition", "window-"), ("WinningPoSt warm-up (parameters loaded)", "winning-warmup"),
+                         ("WindowPoSt partition", "window-"), (warmup, "winning-warmup"),
                          ("WindowPoSt warm-up (matrices and parameters)", "window-warmup")):
         rows = group(prefix)
         if prefix == "window-":

@@ -35,6 +35,8 @@
 #   RING_SLOTS=6  SLOT_BYTES=(256 MiB with SKIP_WINDOW=1, else 5 GiB at 32 GiB: a WindowPoSt witness's
 #   Poseidon values are nearly all full field elements)  PARAMS_DIR=<repo>/.gpu-porep-params  TIME_BUDGET=570  UP_TIMEOUT=90  DOWN_TIMEOUT=40  SAMPLE_S=2
 #   KEEP=0  FORCE_LOADER=0  RING_IN_TMP=0  SKIP_POREP=0 (1: phases 2 and 3 only)  SKIP_WINDOW=0 (1: no phase 3)
+#   PRELOAD ([gpud] preload, e.g. winning-32g: the first WinningPoSt waits until gpud has logged each set's preload,
+#   up to PRELOAD_WAIT_S=120 seconds, so its latency is that of a set loaded as gpud started)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=daemon_run_lib.sh source-path=SCRIPTDIR
@@ -47,6 +49,7 @@ GPUD_WORKERS=${GPUD_WORKERS:-2}
 CORES=$(nproc)
 SYNTH_THREADS=${SYNTH_THREADS:-$(( CORES > 3 ? CORES - 2 : 1 ))}
 IDLE_WINNING=${IDLE_WINNING:-5}
+PRELOAD_WAIT_S=${PRELOAD_WAIT_S:-120}
 WINDOW_JOBS=${WINDOW_JOBS:-2}
 POREP_JOBS=${POREP_JOBS:-8}
 LOADED_WINNING=${LOADED_WINNING:-6}
@@ -140,6 +143,18 @@ fi
 # --- 2. WinningPoSt, idle --------------------------------------------------------------------------------
 start_daemons "$GPU"
 start_sampler "$OUT/samples.csv"
+if [ -n "${PRELOAD:-}" ]; then
+  # [gpud] preload: gpud loads the sets after reporting ready; the first WinningPoSt is sent once each has been
+  # logged (loaded or failed), as on a machine whose gpud started well before its first WinningPoSt.
+  want=$(tr ',' '\n' <<<"$PRELOAD" | grep -c '[^[:space:]]')
+  for _ in $(seq 1 "$PRELOAD_WAIT_S"); do
+    [ "$(grep -c '\[gpud\] preload' "$RT/logs/gpud.log")" -ge "$want" ] && break
+    sleep 1
+  done
+  grep -h '\[gpud\] preload' "$RT/logs/gpud.log" | sed 's/^\[[^]]*\] \[[^]]*\] \[[^]]*\] //' | cut -c1-300
+  [ "$(grep -c '\[gpud\] preload' "$RT/logs/gpud.log")" -ge "$want" ] \
+    || fail "[gpud] preload = \"$PRELOAD\": not done after $PRELOAD_WAIT_S s"
+fi
 prove_post winning-warmup "$WINNING_PROOF" "$WINNING_FILE"
 for i in $(seq 1 "$IDLE_WINNING"); do prove_post "winning-idle-$i" "$WINNING_PROOF" "$WINNING_FILE"; done
 

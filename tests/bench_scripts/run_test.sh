@@ -28,9 +28,11 @@ case "$kind" in
             "s/proof") ;;
   post)
     script=run_post_h200.sh
+    # With [gpud] preload of the WinningPoSt set: the script waits for it before the first WinningPoSt.
     export SECTOR_SIZE=2KiB WINDOW_SECTORS=2 IDLE_WINNING=1 WINDOW_JOBS=1 POREP_JOBS=1 LOADED_WINNING=1 \
-      WINNING_GAP_S=1 LOAD_SETTLE_S=1
-    expect=("WinningPoSt, idle: submission to proof" "WinningPoSt, under PoRep load: submission to proof"
+      WINNING_GAP_S=1 LOAD_SETTLE_S=1 PRELOAD=post:StackedDrgWinning2KiBV1
+    expect=("\[gpud\] preload post:StackedDrgWinning2KiBV1: loaded in" "WinningPoSt, idle: submission to proof"
+            "WinningPoSt, under PoRep load: submission to proof" "WinningPoSt warm-up \(its set preloaded"
             "PoRep phase: GPU efficiency") ;;
   *) echo "FAIL: unknown script kind '$kind' (porep, update or post)"; exit 1 ;;
 esac
