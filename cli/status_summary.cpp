@@ -153,8 +153,9 @@ std::string gpu_line(const json& g) {
     return line(fmt::format("GPU {}", status_value<int>(g, "gpu", 0)), text);
 }
 
-// The parameter sets a gpud holds (each with its points' size), and the host bytes of their points it gave back
-// once they were on the device ([gpud] release_host_points), where its backend counts them.
+// The parameter sets a gpud holds (each with its points' size), those it is loading (after a start with [gpud]
+// preload, minutes at 32 GiB), and the host bytes of their points it gave back once they were on the device
+// ([gpud] release_host_points), where its backend counts them.
 std::string params_line(const json& g) {
     std::string text;
     for (const auto& p : g.value("params", json::array()))
@@ -162,6 +163,10 @@ std::string params_line(const json& g) {
                             ipc::format_bytes(status_value<std::uint64_t>(p, "bytes", 0)),
                             status_value<bool>(p, "synthetic", false) ? " (SYNTHETIC: proofs not valid)" : "");
     if (text.empty()) text = "none loaded";
+    std::string loading;
+    for (const auto& circuit : g.value("params_loading", json::array()))
+        if (circuit.is_string()) loading += (loading.empty() ? "" : ", ") + circuit.get<std::string>();
+    if (!loading.empty()) text += "; loading " + loading;
     const json counters = g.value("backend_counters", json::object());
     if (const auto released = status_value<std::uint64_t>(counters, "host_points_released_bytes", 0))
         text += fmt::format("; their host copy given back: {}", ipc::format_bytes(released));

@@ -347,4 +347,12 @@ std::vector<params_store::resident_set> params_store::loaded() const {
     return out;
 }
 
+std::vector<std::string> params_store::loading() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [key, e] : sets_)
+        if (!e.params) out.push_back(e.circuit);
+    return out;
+}
+
 }  // namespace cuzk::daemon

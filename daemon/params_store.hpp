@@ -86,6 +86,8 @@ public:
     };
     // The resident sets, by file name.
     std::vector<resident_set> loaded() const;
+    // The shapes whose sets are being loaded now (a published 32 GiB set takes minutes), by file name.
+    std::vector<std::string> loading() const;
 
     // How the store asks for the host's available memory before it reads or builds a set (tests give another;
     // the default is host_memory_available_bytes). A set that would not leave HOST_MEMORY_RESERVE of it is

@@ -117,6 +117,7 @@ public:
                           {"users", set.users},
                           {"load_ms", set.load_ms},
                           {"synthetic", set.synthetic}});
+        j["params_loading"] = params_.loading();
         const auto pinned = backend_->pinned();
         j["pinned"] = {{"bytes", pinned.bytes}, {"limit_bytes", pinned.limit_bytes}};
         auto worker_json = [&](std::size_t i) {

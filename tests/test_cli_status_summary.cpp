@@ -1,6 +1,6 @@
 // `cuzk status`'s summary lines from a status document alone (cli/status_summary.cpp): the "params GPU N" line of
-// each gpud, with the sets it holds and the host bytes of their points given back once on the GPU, and the
-// "GPU N" line's warnings from the backend's counters. The other lines are checked against real daemons in
+// each gpud, with the sets it holds, those it is loading and the host bytes of their points given back once on the
+// GPU, and the "GPU N" line's warnings from the backend's counters. The other lines are checked against real daemons in
 // test_pipeline_cli_status.cpp.
 #include <gtest/gtest.h>
 
@@ -57,6 +57,21 @@ TEST(CliStatusSummary, NoParamsLineWithoutAGpudAndNothingGivenBackWhereNotCounte
     const json set = {{"circuit", "mul:64"}, {"bytes", 4096}};
     const std::string out = cli::status_summary({{"gpuds", json::array({gpud(0, json::array({set}))})}}, c);
     EXPECT_EQ(line_labelled(out, "params GPU 0"), "mul:64 4.0 KiB") << out;
+}
+
+// After a start with [gpud] preload a gpud may still be loading its sets (minutes at 32 GiB): said after the ones it
+// holds, so an operator knows the first partitions of those will wait.
+TEST(CliStatusSummary, ParamsLineNamesTheSetsBeingLoaded) {
+    const daemon::config c;
+    auto g0 = gpud(0, json::array());
+    g0["params_loading"] = json::array({"porep:StackedDrg32GiBV1_1", "post:StackedDrgWindow32GiBV1_1"});
+    auto g1 = gpud(1, json::array({json{{"circuit", "mul:64"}, {"bytes", 4096}}}));
+    g1["params_loading"] = json::array({"post:StackedDrgWinning32GiBV1"});
+    const std::string out = cli::status_summary({{"gpuds", json::array({g0, g1})}}, c);
+    EXPECT_EQ(line_labelled(out, "params GPU 0"),
+              "none loaded; loading porep:StackedDrg32GiBV1_1, post:StackedDrgWindow32GiBV1_1")
+        << out;
+    EXPECT_EQ(line_labelled(out, "params GPU 1"), "mul:64 4.0 KiB; loading post:StackedDrgWinning32GiBV1") << out;
 }
 
 // A side lane turned off and the out-of-memory replans are said on the GPU's line; nothing where the counters are 0

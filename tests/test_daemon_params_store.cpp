@@ -238,6 +238,7 @@ TEST_F(ParamsStore, ALoadRunsOutsideTheLockAndCallersOfTheSameSetWaitForIt) {
         return fs::exists(dir_ / "mul_8192.lock");
     }());
     EXPECT_TRUE(sut.loaded().empty());  // answered while the set loads
+    EXPECT_EQ(sut.loading(), std::vector<std::string>{shape});
     EXPECT_FALSE(done.load()) << "the load ended before loaded() was asked: make the circuit larger";
     second = sut.get(shape + "@2");  // waits for the same load
     loader.join();
@@ -246,6 +247,7 @@ TEST_F(ParamsStore, ALoadRunsOutsideTheLockAndCallersOfTheSameSetWaitForIt) {
     EXPECT_FALSE(second.was_loaded);
     EXPECT_GT(second.load_us, 0u);
     ASSERT_EQ(sut.loaded().size(), 1u);
+    EXPECT_TRUE(sut.loading().empty());
 }
 
 // A parameter file replaced while its set is resident is read again at the next get (the partitions in flight

@@ -1,8 +1,8 @@
 // PARAMS_REQUEST on gpud (CPU backend): a preload loads a set and a second one finds it resident; an evict lets
 // it go and a second evict finds nothing; a PoRep set without files is a bad_request naming the files looked
 // for; gpud's status lists the resident sets, the device (none here) and pinned memory, and answers while a
-// preload is under way; a partition's proof carries the time its parameters took to load; the sets of [gpud]
-// preload are loaded as gpud starts, one that fails logged while gpud serves.
+// preload is under way, naming the set loading; a partition's proof carries the time its parameters took to
+// load; the sets of [gpud] preload are loaded as gpud starts, one that fails logged while gpud serves.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -120,10 +120,13 @@ TEST(PipelineParams, StatusIsAnsweredWhileAPreloadLoads) {
     const auto status = gpud_status(sut);
     const auto answered = clock::now();
     EXPECT_TRUE(status["params"].empty()) << status.dump();
+    EXPECT_EQ(status["params_loading"], nlohmann::json::array({circuit})) << status.dump();
     preloading.join();
     ASSERT_TRUE(reply && std::holds_alternative<ipc::params_reply_msg>(*reply));
     EXPECT_LT(answered, replied) << "the status waited for the preload";
-    EXPECT_EQ(gpud_status(sut)["params"].size(), 1u);
+    const auto after = gpud_status(sut);
+    EXPECT_EQ(after["params"].size(), 1u);
+    EXPECT_TRUE(after["params_loading"].empty()) << after.dump();
 }
 
 TEST(PipelineParams, APartitionCarriesItsParametersLoadTime) {
