@@ -5,13 +5,12 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
-#include <string_view>
 #include <variant>
 
 #include "common/util/errors.hpp"
 #include "daemon/circuit_ids.hpp"
+#include "daemon/comma_list.hpp"
 #include "daemon/config_schema.hpp"
 #include "ipc/cuda_lock.hpp"
 #include "ipc/endpoints.hpp"
@@ -236,14 +235,7 @@ void validate(const config& c) {
 
 std::vector<std::string> gpud_preload_specs(const config& c) {
     std::vector<std::string> specs;
-    std::string_view rest = c.gpud.preload;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) item.remove_prefix(1);
-        while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
-        if (item.empty()) continue;
+    for (const auto item : comma_list(c.gpud.preload)) {
         std::string spec;
         try {
             spec = circuit_spec_of(std::string(item));

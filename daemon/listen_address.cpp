@@ -8,16 +8,11 @@
 #include <optional>
 
 #include "common/util/errors.hpp"
+#include "daemon/comma_list.hpp"
 
 namespace cuzk::daemon {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
 
 // IPv4 (mapped into ::ffff:0:0/96) or IPv6, as 16 bytes.
 std::optional<std::array<std::uint8_t, 16>> parse_ip(std::string_view text) {
@@ -101,11 +96,7 @@ listen_address parse_listen_address(std::string_view text, std::string_view key,
 
 network_list network_list::parse(std::string_view text, std::string_view key) {
     network_list out;
-    while (!trim(text).empty()) {
-        const auto comma = text.find(',');
-        const auto item = trim(text.substr(0, comma));
-        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-        if (item.empty()) continue;
+    for (const auto item : comma_list(text)) {
         const auto slash = item.find('/');
         const auto ip = parse_ip(item.substr(0, slash));
         if (!ip) throw input_error(fmt::format("{}: '{}' is not an IP address or CIDR network", key, item));

@@ -1,8 +1,8 @@
-// PARAMS_REQUEST on gpud's socket, and the preloads of [gpud] preload. A preload loads on a thread of its own (a published 32 GiB set takes minutes,
-// while the loop goes on answering STATUS_REQUEST and sending proofs); its reply waits in a queue that the loop
-// sends from. An evict is answered at once; the store's reference is dropped on a thread too, since the last
-// reference frees the backend's device copy and tens of GiB of host memory (the memory goes with the last
-// partition proving with the set, if any is).
+// PARAMS_REQUEST on gpud's socket, and the preloads of [gpud] preload. A preload loads on a thread of its own (a
+// published 32 GiB set takes minutes, while the loop goes on answering STATUS_REQUEST and sending proofs); its
+// reply waits in a queue that the loop sends from. An evict is answered at once; the store's reference is dropped
+// on a thread too, since the last reference frees the backend's device copy and tens of GiB of host memory (the
+// memory goes with the last partition proving with the set, if any is).
 // A spec that names no circuit, or a PoRep set whose files are missing, is an ERROR_REPLY bad_request naming
 // what was looked for; any other failure of a load is internal.
 #pragma once

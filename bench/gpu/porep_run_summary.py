@@ -8,7 +8,8 @@ Reads OUT/timeline.json (`cuzk timeline --json`), OUT/bench.log, OUT/status.json
 OUT/logs/synthd.log (SLOT_READY bytes=). Steady state: the jobs and partitions the timeline does not count as
 warm-up. GPU efficiency is given three ways: steady state, the whole run (the warm-up job, submitted alone first,
 and the GPU's wait for the bench's first synthesis included), and over the bench's jobs, submitted at once (their
-first GPU_START to their last GPU_END). The proofs were made from a synthetic C1 with synthetic parameters: timings only, not valid proofs.
+first GPU_START to their last GPU_END). The proofs were made from a synthetic C1 with synthetic parameters: timings
+only, not valid proofs.
 """
 import json
 import math
