@@ -136,7 +136,7 @@ std::shared_ptr<const groth16::parameters> params_store::synthesize(const std::s
     check_host_room(shape, files.params,
                     counts.g1_points() * sizeof(ec::g1_affine_t) + counts.g2_points() * sizeof(ec::g2_affine_t),
                     "building its synthetic points");
-    auto params = own(synthetic_parameters(counts, std::hash<std::string>{}(shape)));
+    auto params = own(synthetic_parameters(counts, std::hash<std::string>{}(shape), stopping_.get_token()));
     spdlog::warn("no {}: SYNTHETIC parameters for {} built in memory ([gpud] synthetic_params, a test facility): "
                  "{} G1 and {} G2 pseudo-random points of the circuit's exact sizes ({} bytes) in {} ms on {} "
                  "threads; proofs made with them are NOT valid (set [assemblerd] verify = false)",
@@ -151,7 +151,7 @@ std::shared_ptr<const groth16::parameters> params_store::load(const std::string&
         std::error_code size_ec;
         const auto file_bytes = std::filesystem::file_size(files.params, size_ec);
         if (!size_ec) check_host_room(shape, files.params, file_bytes, "reading the file");
-        auto params = own(groth16::read_parameters(files.params));
+        auto params = own(groth16::read_parameters(files.params, ec::subgroup_check::unchecked, stopping_.get_token()));
         spdlog::info("parameters for {} loaded from {}", shape, files.params.string());
         return params;
     };
@@ -211,8 +211,8 @@ std::shared_ptr<const r1cs::r1cs_matrices> params_store::load_matrices(const std
     try {
         m = std::make_shared<const r1cs::r1cs_matrices>(
             shape.starts_with("porep:")
-                ? r1cs::record_porep_matrices(porep::registered_proof_by_name(shape.substr(6)))
-                : r1cs::record_matrices(*circuits::make_circuit(shape)));
+                ? r1cs::record_porep_matrices(porep::registered_proof_by_name(shape.substr(6)), stopping_.get_token())
+                : r1cs::record_matrices(*circuits::make_circuit(shape), stopping_.get_token()));
     } catch (const std::invalid_argument& e) {
         throw input_error(e.what());
     }
@@ -270,9 +270,11 @@ params_store::lookup params_store::get(const std::string& spec) {
     bool waited = false;
     for (auto it = sets_.find(key); it != sets_.end(); it = sets_.find(key)) {
         if (it->second.params) return {it->second.params, it->second.matrices, !waited, waited ? us_since(t0) : 0};
+        refuse_if_stopping(shape);
         waited = true;
         loaded_cv_.wait(lock);  // another caller loads it; if that fails, this one tries in its turn
     }
+    refuse_if_stopping(shape);
     sets_[key] = entry{shape, files.params, nullptr, nullptr, 0, 0, {}, false};
     const auto identity = identity_of(files.params);  // before reading: a write during the read shows next time
     lock.unlock();
@@ -287,6 +289,7 @@ params_store::lookup params_store::get(const std::string& spec) {
             params = synthesize(shape, files, *matrices);
         } else {
             params = load(shape, files);
+            refuse_if_stopping(shape);  // before minutes of recording the matrices, where their file is missing
             matrices = load_matrices(shape, files, params.get());
         }
     } catch (...) {
@@ -345,6 +348,19 @@ std::vector<params_store::resident_set> params_store::loaded() const {
                        e.synthetic});
     }
     return out;
+}
+
+void params_store::refuse_if_stopping(const std::string& shape) const {
+    if (stopping_.stop_requested())
+        throw abandoned_error(fmt::format("parameters for {}: not loaded, the process is stopping", shape));
+}
+
+void params_store::abandon_loads() {
+    {
+        std::lock_guard lock(mutex_);  // a caller about to wait sees the request, or is woken below
+        stopping_.request_stop();
+    }
+    loaded_cv_.notify_all();
 }
 
 std::vector<std::string> params_store::loading() const {

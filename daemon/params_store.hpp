@@ -17,6 +17,9 @@
 // A recorded matrix file is written only where the directory has room for it and 1 GiB more (7.7 GB at 32 GiB).
 // A load runs outside the store's lock (a published 32 GiB set takes minutes): callers wanting the same file wait
 // for it, the others (and loaded(), for gpud's status) go on.
+// A stopping process abandons its loads (abandon_loads): the reading, the recording of the matrices and the building
+// of synthetic points give up within milliseconds, so gpud exits in its stop's grace period rather than minutes
+// later (systemd would kill it at TimeoutStopSec).
 #pragma once
 
 #include <condition_variable>
@@ -27,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -89,6 +93,12 @@ public:
     // The shapes whose sets are being loaded now (a published 32 GiB set takes minutes), by file name.
     std::vector<std::string> loading() const;
 
+    // For a stopping process: the loads under way throw abandoned_error (the reading of the file, the recording of
+    // the matrices or the building of synthetic points stops between blocks), and so does every later get of a set
+    // not resident, and every caller waiting for a load; the resident sets are still handed out (a partition
+    // already proving finishes). Nothing half loaded is kept. Not undone.
+    void abandon_loads();
+
     // How the store asks for the host's available memory before it reads or builds a set (tests give another;
     // the default is host_memory_available_bytes). A set that would not leave HOST_MEMORY_RESERVE of it is
     // refused naming the set, both sizes and what to free, rather than read into memory that is not there (the
@@ -129,8 +139,12 @@ private:
     free_hook on_free_;
     memory_probe memory_probe_;
     missing_official missing_official_;
+    // Throws abandoned_error for |shape| once abandon_loads was called.
+    void refuse_if_stopping(const std::string& shape) const;
+
     mutable std::mutex mutex_;
-    std::condition_variable loaded_cv_;        // a load ended (done or failed)
+    std::condition_variable loaded_cv_;        // a load ended (done or failed), or the loads were abandoned
+    std::stop_source stopping_;                // abandon_loads'; its token goes to every load
     std::map<std::string, entry> sets_;        // by .params path
 };
 

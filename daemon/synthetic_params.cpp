@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/ec/jacobian.hpp"
+#include "common/util/errors.hpp"
 #include "common/util/huge_pages.hpp"
 
 namespace cuzk::daemon {
@@ -78,12 +79,13 @@ constexpr std::size_t block_points = 1024;  // a power of two: the doubling bloc
 // Chunks are numbered, not taken from TBB's ranges, so the points do not depend on how the work was split.
 template <class F>
 void fill_points(std::vector<ec::affine_t<F>>& out, const ec::affine_t<F>& generator, std::uint64_t seed,
-                 std::uint64_t stream) {
+                 std::uint64_t stream, const std::stop_token& stop = {}) {
     using point = ec::jacobian_t<F>;
     splitmix64 step_rng{seed ^ (stream * 0xd1b54a32d192ed03ull)};
     const auto step = point::from_affine(generator).mul(nonzero_scalar(step_rng));
     const std::size_t chunks = (out.size() + chunk_points - 1) / chunk_points;
     tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+        if (stop.stop_requested()) return;  // the caller throws; the points left unset are never read
         ec::affine_t<F>* chunk = out.data() + c * chunk_points;
         const std::size_t n = std::min(chunk_points, out.size() - c * chunk_points);
         splitmix64 rng{step_rng.state ^ ((c + 1) * 0x9fb21c651e98df25ull)};
@@ -154,7 +156,8 @@ parameter_counts parameter_counts_of(const r1cs::r1cs_matrices& m) {
     return n;
 }
 
-groth16::parameters synthetic_parameters(const parameter_counts& counts, std::uint64_t seed) {
+groth16::parameters synthetic_parameters(const parameter_counts& counts, std::uint64_t seed,
+                                         const std::stop_token& stop) {
     groth16::parameters p;
     // A vector's construction writes every element on one thread (41.6 GB of G1 points at 32 GiB): they run at
     // once, so the wall time is the largest one's (h, 14 GB).
@@ -170,12 +173,13 @@ groth16::parameters synthetic_parameters(const parameter_counts& counts, std::ui
     p.vk.beta_g2 = one_point(g2, seed, ++stream);
     p.vk.gamma_g2 = one_point(g2, seed, ++stream);
     p.vk.delta_g2 = one_point(g2, seed, ++stream);
-    fill_points(p.vk.ic, g1, seed, ++stream);
-    fill_points(p.h, g1, seed, ++stream);
-    fill_points(p.l, g1, seed, ++stream);
-    fill_points(p.a, g1, seed, ++stream);
-    fill_points(p.b_g1, g1, seed, ++stream);
-    fill_points(p.b_g2, g2, seed, ++stream);
+    fill_points(p.vk.ic, g1, seed, ++stream, stop);
+    fill_points(p.h, g1, seed, ++stream, stop);
+    fill_points(p.l, g1, seed, ++stream, stop);
+    fill_points(p.a, g1, seed, ++stream, stop);
+    fill_points(p.b_g1, g1, seed, ++stream, stop);
+    fill_points(p.b_g2, g2, seed, ++stream, stop);
+    if (stop.stop_requested()) throw abandoned_error("building synthetic parameters abandoned (asked to stop)");
     return p;
 }
 

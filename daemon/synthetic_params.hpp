@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 
 #include "common/groth16/keys.hpp"
 #include "common/r1cs/r1cs_matrices.hpp"
@@ -36,7 +37,9 @@ struct parameter_counts {
 // Throws std::length_error for a circuit whose domain would pass 2^32 points (the NTT's limit).
 parameter_counts parameter_counts_of(const r1cs::r1cs_matrices& m);
 
-// Points in the prime-order subgroups, none the identity; the same |seed| gives the same points.
-groth16::parameters synthetic_parameters(const parameter_counts& counts, std::uint64_t seed);
+// Points in the prime-order subgroups, none the identity; the same |seed| gives the same points. Once |stop| is asked
+// the chunks not yet begun are skipped and it throws abandoned_error.
+groth16::parameters synthetic_parameters(const parameter_counts& counts, std::uint64_t seed,
+                                         const std::stop_token& stop = {});
 
 }  // namespace cuzk::daemon

@@ -30,6 +30,9 @@ ipc::message preload(daemon::params_store& store, const std::string& circuit,
         return ipc::params_reply_msg{got.was_loaded, got.load_us / 1000, 0};
     } catch (const input_error& e) {
         return error_reply(ipc::error_code::bad_request, e.what());
+    } catch (const abandoned_error& e) {  // gpud is stopping
+        spdlog::info("{} preload {}: {}", origin, circuit, e.what());
+        return error_reply(ipc::error_code::unavailable, e.what());
     } catch (const std::exception& e) {
         return error_reply(ipc::error_code::internal,
                            fmt::format("loading the parameters of {} failed: {}", circuit, e.what()));
@@ -76,7 +79,8 @@ void params_requests::take(std::vector<zmq::message_t> envelope, const ipc::para
 void params_requests::start_configured(const std::string& circuit) {
     spawn([this, circuit] {
         const auto body = preload(store_, circuit, on_loaded_, "[gpud]");
-        if (const auto* e = std::get_if<ipc::error_reply_msg>(&body))
+        const auto* e = std::get_if<ipc::error_reply_msg>(&body);
+        if (e && e->code != ipc::error_code::unavailable)  // unavailable: abandoned as gpud stops, logged above
             spdlog::error("[gpud] preload of {}: {} (the first partition that needs the set loads it again)",
                           circuit, e->text);
     });

@@ -4,7 +4,8 @@
 // on a thread too, since the last reference frees the backend's device copy and tens of GiB of host memory (the
 // memory goes with the last partition proving with the set, if any is).
 // A spec that names no circuit, or a PoRep set whose files are missing, is an ERROR_REPLY bad_request naming
-// what was looked for; any other failure of a load is internal.
+// what was looked for; a load abandoned as gpud stops (params_store::abandon_loads) is unavailable; any other
+// failure of a load is internal.
 #pragma once
 
 #include <atomic>
@@ -39,7 +40,8 @@ public:
     void start_configured(const std::string& circuit);
     // Loop thread: the replies of the preloads done since, sent; their threads joined.
     void send_done(daemon::request_router& router);
-    // Waits for every thread (at shutdown: a preload under way is waited for, as a worker's load is).
+    // Waits for every thread (at shutdown, after the store abandoned its loads: a preload gives up within
+    // milliseconds, except a backend upload under way, which ends first).
     void join_all();
 
 private:

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <thread>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 #include "common/circuits/registry.hpp"
@@ -382,4 +383,69 @@ TEST_F(ParamsStore, SyntheticParametersTheHostHasNoRoomForAreNotBuilt) {
         EXPECT_NE(std::string(e.what()).find("building its synthetic points takes"), std::string::npos) << e.what();
     }
     EXPECT_TRUE(tight.loaded().empty());
+}
+
+// A stopping gpud abandons its loads: a load under way throws abandoned_error (here asked while the load checks the
+// host's room, before it reads the file), nothing half loaded is kept, a later load is refused naming the set, and a
+// resident set is still handed out (a partition proving with it finishes).
+TEST_F(ParamsStore, AbandonedLoadsStopTheLoadUnderWayAndRefuseLaterOnesButNotResidentSets) {
+    {
+        daemon::params_store writer(dir_);  // the pairs, generated once
+        writer.get("mul:64");
+        writer.get("mul:128");
+    }
+    daemon::params_store sut(dir_);
+    EXPECT_NE(sut.get("mul:64").params, nullptr);
+    sut.set_memory_probe([&] {
+        sut.abandon_loads();
+        return std::optional<std::uint64_t>();
+    });
+    try {
+        sut.get("mul:128");
+        FAIL() << "the load went on after abandon_loads";
+    } catch (const abandoned_error& e) {
+        EXPECT_NE(std::string(e.what()).find(daemon::params_path(dir_, "mul:128").string()), std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(sut.loading().empty());
+    ASSERT_EQ(sut.loaded().size(), 1u);
+    EXPECT_EQ(sut.loaded()[0].circuit, "mul:64");
+    try {
+        sut.get("mul:128");
+        FAIL() << "a load started after abandon_loads";
+    } catch (const abandoned_error& e) {
+        EXPECT_STREQ(e.what(), "parameters for mul:128: not loaded, the process is stopping");
+    }
+    EXPECT_TRUE(sut.get("mul:64").was_loaded);
+}
+
+// A caller waiting for another's load leaves when the loads are abandoned, without waiting for that load to end
+// (a test circuit's generation, which does not stop: the loader ends with abandoned_error after it).
+TEST_F(ParamsStore, ACallerWaitingForALoadLeavesWhenTheLoadsAreAbandoned) {
+    daemon::params_store sut(dir_);
+    const std::string shape = "mul:32768";  // seconds of setup here
+    std::optional<std::string> loader_error, waiter_error;
+    auto get_noting = [&](const std::string& spec, std::optional<std::string>& error) {
+        try {
+            sut.get(spec);
+        } catch (const abandoned_error& e) {
+            error = e.what();
+        }
+    };
+    std::thread loader([&] { get_noting(shape, loader_error); });
+    ASSERT_TRUE([&] {
+        for (int i = 0; i < 2000 && sut.loading().empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return !sut.loading().empty();
+    }());
+    std::thread waiter([&] { get_noting(shape + "@2", waiter_error); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    sut.abandon_loads();
+    waiter.join();
+    EXPECT_EQ(waiter_error, std::optional<std::string>("parameters for " + shape +
+                                                      ": not loaded, the process is stopping"));
+    EXPECT_FALSE(sut.loading().empty()) << "the generation ended before the waiter left: make the circuit larger";
+    loader.join();
+    EXPECT_TRUE(loader_error.has_value());
+    EXPECT_TRUE(sut.loading().empty());
+    EXPECT_TRUE(sut.loaded().empty());
 }

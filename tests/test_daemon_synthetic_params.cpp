@@ -5,6 +5,7 @@
 
 #include <random>
 #include <set>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "common/groth16/setup.hpp"
 #include "common/groth16/verifier.hpp"
 #include "common/r1cs/matrix_recorder.hpp"
+#include "common/util/errors.hpp"
 #include "daemon/synthetic_params.hpp"
 
 using namespace cuzk;
@@ -48,6 +50,18 @@ TEST(DaemonSyntheticParams, SizesAreThoseOfASetupOfTheSameCircuit) {
         EXPECT_EQ(p.b_g2.size(), setup.b_g2.size()) << spec;
         EXPECT_EQ(counts.g1_points(), p.vk.ic.size() + p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) << spec;
     }
+}
+
+// Asked to stop (gpud stopping while it builds a 32 GiB set's 51 GB of points), the build throws abandoned_error.
+TEST(DaemonSyntheticParams, ABuildAskedToStopIsAbandoned) {
+    daemon::parameter_counts n;
+    n.ic = 2;
+    n.h = 1000;
+    n.l = n.a = n.b = 10;
+    std::stop_source stop;
+    EXPECT_EQ(daemon::synthetic_parameters(n, 3, stop.get_token()).h.size(), 1000u);
+    stop.request_stop();
+    EXPECT_THROW(daemon::synthetic_parameters(n, 3, stop.get_token()), abandoned_error);
 }
 
 TEST(DaemonSyntheticParams, PointsAreOnTheCurveInProgressionAndReproducible) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <stop_token>
 
 #include "common/ec/jacobian.hpp"
 #include "common/ec/serialization.hpp"
@@ -161,6 +162,24 @@ TEST_F(Groth16Files, ParamsRoundTripAndSectionLayout) {
     // Writing what was read gives the same bytes.
     write_parameters(dir / "y.params", m.read_all());
     EXPECT_EQ(slurp(dir / "y.params"), b);
+}
+
+// A read asked to stop throws abandoned_error naming the file and the section it gave up in (gpud stopping
+// while a published set loads: minutes); without the request the same file reads whole.
+TEST_F(Groth16Files, AReadAskedToStopIsAbandonedNamingTheFile) {
+    const parameters params = random_params(rng);
+    const fs::path p = dir / "stopped.params";
+    write_parameters(p, params);
+    std::stop_source stop;
+    EXPECT_EQ(read_parameters(p, ec::subgroup_check::unchecked, stop.get_token()), params);
+    stop.request_stop();
+    try {
+        read_parameters(p, ec::subgroup_check::unchecked, stop.get_token());
+        FAIL() << "the read went on after the stop";
+    } catch (const abandoned_error& e) {
+        EXPECT_EQ(std::string(e.what()), p.string() + ": reading the h points abandoned (asked to stop)");
+    }
+    EXPECT_THROW(mapped_parameters(p).read_b_g2(stop.get_token()), abandoned_error);
 }
 
 TEST_F(Groth16Files, EmptySectionsRoundTrip) {

@@ -2,7 +2,8 @@
 // it go and a second evict finds nothing; a PoRep set without files is a bad_request naming the files looked
 // for; gpud's status lists the resident sets, the device (none here) and pinned memory, and answers while a
 // preload is under way, naming the set loading; a partition's proof carries the time its parameters took to
-// load; the sets of [gpud] preload are loaded as gpud starts, one that fails logged while gpud serves.
+// load; the sets of [gpud] preload are loaded as gpud starts, one that fails logged while gpud serves, and one
+// loading as gpud stops abandoned at once.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -163,4 +164,31 @@ TEST(PipelineParams, ConfiguredPreloadsLoadAsGpudStartsAndAFailedOneLeavesItServ
     sut.expect_valid(r, "mul:2048", 2, 5);
     EXPECT_EQ(r.timings.params_load_ms, 0u);
     EXPECT_TRUE(params_ok(sut, ipc::params_action::preload, "mul:2048").was_loaded);
+}
+
+// A gpud stopped while a [gpud] preload loads abandons the load and exits at once, cleanly (systemd would kill it
+// at TimeoutStopSec, 60 s, while a published 32 GiB set takes minutes): here while it records the matrices of a
+// 512 MiB PoRep circuit for synthetic parameters (4.4 M constraints), which it does not finish.
+TEST(PipelineParams, AGpudStoppedWhileAPreloadLoadsAbandonsItAndExitsAtOnce) {
+    pipeline sut({.gpud_backend = "cpu", .extra_config = "preload = \"porep:StackedDrg512MiBV1\"\n"
+                                                         "synthetic_params = true"});
+    sut.start("gpud");
+    ASSERT_TRUE(pipeline::wait_for(
+        [&] { return sut.log_of("gpud").find("recording the R1CS matrices of porep:") != std::string::npos; },
+        std::chrono::seconds(60)))
+        << sut.log_of("gpud");
+    const auto t0 = std::chrono::steady_clock::now();
+    sut.stop("gpud");  // SIGTERM; expects exit status 0
+    const auto stop_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const auto log = sut.log_of("gpud");
+    EXPECT_EQ(log.find("R1CS matrices of porep:StackedDrg512MiBV1 recorded"), std::string::npos)
+        << "the recording ended before the stop: make the circuit larger\n"
+        << log;
+    EXPECT_NE(log.find("[gpud] preload porep:StackedDrg512MiBV1: "), std::string::npos) << log;
+    EXPECT_NE(log.find("abandoned"), std::string::npos) << log;
+    EXPECT_EQ(log.find("[gpud] preload of porep:StackedDrg512MiBV1: "), std::string::npos)
+        << "the abandoned preload was logged as a failure\n"
+        << log;
+    EXPECT_LT(stop_ms, 10000) << log;
 }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include "common/circuits/registry.hpp"
@@ -117,6 +118,32 @@ TEST_P(RecordedBuiltIn, CounterMatchesRecording) {
     r1cs::matrix_counter counter;
     circuit->synthesize(counter);
     EXPECT_EQ(counter.sizes(), r1cs::sizes_of(r1cs::record_matrices(*circuit)));
+}
+
+// A recording asked to stop gives up within 2^16 constraints of the request, naming the pass and the circuit (gpud
+// stopping while it records a 32 GiB PoRep circuit's 130 M constraints); one never asked gives the same matrices.
+TEST(R1csMatrices, ARecordingAskedToStopIsAbandonedWithin65536Constraints) {
+    std::stop_source stop;
+    std::uint64_t enforced = 0;
+    const r1cs::synthesize_fn long_circuit = [&](cs::constraint_system& cs) {
+        const cs::variable x = cs.alloc(fr_t::from_u64(3));
+        for (int i = 0; i < 300000; ++i) {
+            if (++enforced == 100000) stop.request_stop();
+            cs.enforce(cs::linear_combination(x), cs::linear_combination(cs.one()), cs::linear_combination(x));
+        }
+    };
+    try {
+        r1cs::record_matrices(long_circuit, stop.get_token(), "the long circuit");
+        FAIL() << "the recording went on after the stop";
+    } catch (const abandoned_error& e) {
+        EXPECT_STREQ(e.what(), "counting the constraints of the long circuit abandoned after 131072 constraints (asked "
+                               "to stop)");
+    }
+    EXPECT_EQ(enforced, 131072u);  // the counting pass, stopped at its first look after the request
+
+    const auto circuit = circuits::make_circuit("mul:100");
+    std::stop_source never;
+    expect_same_as_direct_synthesis(r1cs::record_matrices(*circuit, never.get_token()), synthesize_directly(*circuit));
 }
 
 INSTANTIATE_TEST_SUITE_P(Circuits, RecordedBuiltIn, testing::Values("mul:100", "sha256:2@r1cs"),

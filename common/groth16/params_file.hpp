@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -80,13 +81,14 @@ public:
     const params_section& b_g1_section() const { return b_g1_; }
     const params_section& b_g2_section() const { return b_g2_; }
 
-    // Each decodes its vector in parallel; throws format_error naming the first bad point.
-    std::vector<ec::g1_affine_t> read_h() const;
-    std::vector<ec::g1_affine_t> read_l() const;
-    std::vector<ec::g1_affine_t> read_a() const;
-    std::vector<ec::g1_affine_t> read_b_g1() const;
-    std::vector<ec::g2_affine_t> read_b_g2() const;
-    parameters read_all() const;
+    // Each decodes its vector in parallel; throws format_error naming the first bad point, and abandoned_error
+    // naming the file and the section once |stop| is asked (the blocks under way finish first: milliseconds).
+    std::vector<ec::g1_affine_t> read_h(const std::stop_token& stop = {}) const;
+    std::vector<ec::g1_affine_t> read_l(const std::stop_token& stop = {}) const;
+    std::vector<ec::g1_affine_t> read_a(const std::stop_token& stop = {}) const;
+    std::vector<ec::g1_affine_t> read_b_g1(const std::stop_token& stop = {}) const;
+    std::vector<ec::g2_affine_t> read_b_g2(const std::stop_token& stop = {}) const;
+    parameters read_all(const std::stop_token& stop = {}) const;
 
     const std::filesystem::path& path() const { return file_.path(); }
 
@@ -97,8 +99,8 @@ private:
     params_section h_, l_, a_, b_g1_, b_g2_;
 };
 
-// The whole .params file in memory (mapped_parameters(path, check).read_all()).
+// The whole .params file in memory (mapped_parameters(path, check).read_all(stop)).
 parameters read_parameters(const std::filesystem::path& path,
-                           ec::subgroup_check check = ec::subgroup_check::unchecked);
+                           ec::subgroup_check check = ec::subgroup_check::unchecked, const std::stop_token& stop = {});
 
 }  // namespace cuzk::groth16

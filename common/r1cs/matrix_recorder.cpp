@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "common/cs/stoppable_cs.hpp"
 #include "common/porep/porep_circuit.hpp"
 #include "common/r1cs/matrix_counter.hpp"
 
@@ -111,24 +112,31 @@ r1cs_matrices matrix_recorder::finish() {
     return std::move(m_);
 }
 
-r1cs_matrices record_matrices(const synthesize_fn& synthesize) {
+r1cs_matrices record_matrices(const synthesize_fn& synthesize, const std::stop_token& stop, const std::string& name) {
+    // Without a stop that can be asked, the syntheses go to the counter and the recorder directly.
+    auto run = [&](cs::constraint_system& target, const char* pass) {
+        if (!stop.stop_possible()) return synthesize(target);
+        cs::stoppable_cs watched(target, stop, fmt::format("{} {}", pass, name));
+        synthesize(watched);
+    };
     matrix_counter counter;
-    synthesize(counter);
+    run(counter, "counting the constraints of");
     matrix_recorder recorder(counter.sizes());
-    synthesize(recorder);
+    run(recorder, "recording the matrices of");
     return recorder.finish();
 }
 
-r1cs_matrices record_matrices(const circuits::circuit& circuit) {
+r1cs_matrices record_matrices(const circuits::circuit& circuit, const std::stop_token& stop) {
     try {
-        return record_matrices([&circuit](cs::constraint_system& cs) { circuit.synthesize(cs); });
+        return record_matrices([&circuit](cs::constraint_system& cs) { circuit.synthesize(cs); }, stop,
+                               circuit.name());
     } catch (const std::length_error& e) {
         throw std::length_error(circuit.name() + ": " + e.what());
     }
 }
 
-r1cs_matrices record_porep_matrices(const porep::registered_proof& proof) {
-    return record_matrices(porep::porep_partition_circuit(proof));
+r1cs_matrices record_porep_matrices(const porep::registered_proof& proof, const std::stop_token& stop) {
+    return record_matrices(porep::porep_partition_circuit(proof), stop);
 }
 
 }  // namespace cuzk::r1cs

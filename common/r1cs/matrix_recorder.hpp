@@ -10,6 +10,8 @@
 
 #include <functional>
 #include <optional>
+#include <stop_token>
+#include <string>
 
 #include "common/circuits/circuit.hpp"
 #include "common/cs/constraint_system.hpp"
@@ -49,10 +51,12 @@ private:
 using synthesize_fn = std::function<void(cs::constraint_system&)>;
 
 // Counts, then records, the matrices of the circuit |synthesize| builds: two blank syntheses, and memory
-// for the result only.
-r1cs_matrices record_matrices(const synthesize_fn& synthesize);
-r1cs_matrices record_matrices(const circuits::circuit& circuit);
+// for the result only. Once |stop| is asked, either synthesis throws abandoned_error within 2^16 constraints
+// (cs/stoppable_cs.hpp); |name| labels that error.
+r1cs_matrices record_matrices(const synthesize_fn& synthesize, const std::stop_token& stop = {},
+                              const std::string& name = "the circuit");
+r1cs_matrices record_matrices(const circuits::circuit& circuit, const std::stop_token& stop = {});
 // A PoRep partition of |proof|, synthesized blank as setup and circuit-info synthesize it.
-r1cs_matrices record_porep_matrices(const porep::registered_proof& proof);
+r1cs_matrices record_porep_matrices(const porep::registered_proof& proof, const std::stop_token& stop = {});
 
 }  // namespace cuzk::r1cs

@@ -18,4 +18,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Work given up because the process is stopping (a parameters load under way at gpud's shutdown, std::stop_token):
+// neither the user's fault nor a failure of the work; whoever waited for it hands its own work on (gpud: the
+// partition goes back READY for the next gpud).
+class abandoned_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 }  // namespace cuzk
