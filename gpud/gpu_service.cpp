@@ -429,7 +429,7 @@ public:
                      config_.ring.name);
         // After ready: a 32 GiB set takes minutes, and the loop answers STATUS_REQUEST meanwhile. A partition of
         // a set still loading waits for that load in the store.
-        for (const auto& spec : daemon::gpud_preload_specs(config_)) params_requests_.start_configured(spec);
+        params_requests_.start_configured(daemon::gpud_preload_specs(config_));
         if (!config_.gpud.lock_per_gpu)
             spdlog::info("[gpud] lock_name is set: every gpud reading this configuration takes lock '{}', whatever its "
                          "GPU (leave it empty, or put {{gpu}} in it, for one lock per GPU)",

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -76,13 +77,19 @@ void params_requests::take(std::vector<zmq::message_t> envelope, const ipc::para
     if (evicted.released) spawn([released = std::move(evicted.released)]() mutable { released.reset(); });
 }
 
-void params_requests::start_configured(const std::string& circuit) {
-    spawn([this, circuit] {
-        const auto body = preload(store_, circuit, on_loaded_, "[gpud]");
-        const auto* e = std::get_if<ipc::error_reply_msg>(&body);
-        if (e && e->code != ipc::error_code::unavailable)  // unavailable: abandoned as gpud stops, logged above
-            spdlog::error("[gpud] preload of {}: {} (the first partition that needs the set loads it again)",
-                          circuit, e->text);
+void params_requests::start_configured(std::vector<std::string> circuits) {
+    if (circuits.empty()) return;
+    std::stable_partition(circuits.begin(), circuits.end(),
+                          [](const std::string& spec) { return spec.starts_with("post:StackedDrgWinning"); });
+    spawn([this, circuits = std::move(circuits)] {
+        for (const auto& circuit : circuits) {
+            const auto body = preload(store_, circuit, on_loaded_, "[gpud]");
+            const auto* e = std::get_if<ipc::error_reply_msg>(&body);
+            if (e && e->code == ipc::error_code::unavailable) return;  // abandoned as gpud stops, logged above
+            if (e)
+                spdlog::error("[gpud] preload of {}: {} (the first partition that needs the set loads it again)",
+                              circuit, e->text);
+        }
     });
 }
 

@@ -2,8 +2,8 @@
 // it go and a second evict finds nothing; a PoRep set without files is a bad_request naming the files looked
 // for; gpud's status lists the resident sets, the device (none here) and pinned memory, and answers while a
 // preload is under way, naming the set loading; a partition's proof carries the time its parameters took to
-// load; the sets of [gpud] preload are loaded as gpud starts, one that fails logged while gpud serves, and one
-// loading as gpud stops abandoned at once.
+// load; the sets of [gpud] preload are loaded as gpud starts, one at a time and WinningPoSt's first, one that fails
+// logged while gpud serves, and one loading as gpud stops abandoned at once.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -164,6 +164,24 @@ TEST(PipelineParams, ConfiguredPreloadsLoadAsGpudStartsAndAFailedOneLeavesItServ
     sut.expect_valid(r, "mul:2048", 2, 5);
     EXPECT_EQ(r.timings.params_load_ms, 0u);
     EXPECT_TRUE(params_ok(sut, ipc::params_action::preload, "mul:2048").was_loaded);
+}
+
+// The sets of [gpud] preload load one after another, WinningPoSt's first whatever the order given (synthetic here:
+// no published file in a test).
+TEST(PipelineParams, ConfiguredPreloadsLoadOneAtATimeWinningPostFirst) {
+    pipeline sut({.gpud_backend = "cpu", .extra_config = "preload = \"mul:2048, post:StackedDrgWinning2KiBV1\"\n"
+                                                         "synthetic_params = true"});
+    sut.start("gpud");
+    ASSERT_TRUE(pipeline::wait_for([&] { return gpud_status(sut)["params"].size() == 2; }, std::chrono::seconds(60)))
+        << sut.log_of("gpud");
+    const auto log = sut.log_of("gpud");
+    const auto winning = log.find("[gpud] preload post:StackedDrgWinning2KiBV1: loaded in");
+    const auto mul = log.find("[gpud] preload mul:2048: loaded in");
+    const auto mul_started = log.find("generating parameters for mul:2048");
+    ASSERT_NE(winning, std::string::npos) << log;
+    ASSERT_NE(mul, std::string::npos) << log;
+    ASSERT_NE(mul_started, std::string::npos) << log;
+    EXPECT_LT(winning, mul_started) << "the second set began loading before the first was done:\n" << log;
 }
 
 // A gpud stopped while a [gpud] preload loads abandons the load and exits at once, cleanly (systemd would kill it
