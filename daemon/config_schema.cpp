@@ -168,9 +168,12 @@ const std::array<config_key, 43> keys{{
     {"gpud", "preload", text_key{CUZK_CONFIG_FIELD(gpud.preload)},
      "Comma-separated parameter sets gpud loads as it starts, as a PreloadSRS of each would (which Curio never "
      "sends): Curio's circuit ids (`porep-32g`, `wpost-32g`, `winning-32g`, `snap-32g`, ...) or circuit specs "
-     "(`post:StackedDrgWinning32GiBV1`). Each loads on a thread of its own once gpud has reported ready, so it "
-     "serves from the start; a partition of a set still loading waits for that load. With the CUDA backend a "
-     "loaded set goes to the device at once. Empty: the first partition of each set loads it (for a WinningPoSt "
+     "(`post:StackedDrgWinning32GiBV1`). They load once gpud has reported ready, so it serves from the start, one "
+     "after another on a thread of their own: WinningPoSt's first, then the others in the order given (a 32 GiB "
+     "set takes its size in host memory while it loads, 51 GB for PoRep and 65 GB for WindowPoSt, given back once "
+     "on a GPU with room for it: two at once would need the sum). A partition of a set still loading waits for "
+     "that load; one of a set not yet started loads it. With the CUDA backend a loaded set goes to the device at "
+     "once (and a WinningPoSt set's side lane is warmed, [gpud] winning_post_beside_lock). Empty: the first partition of each set loads it (for a WinningPoSt "
      "that is its proof's latency; minutes for a 32 GiB PoRep or WindowPoSt set). A set that fails to load is "
      "logged as an error, and the first partition that needs it tries again."},
     {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},

@@ -90,6 +90,7 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"host_points_released_bytes", host_points_released_bytes()},
             {"prepares_making_resident", prepares_making_resident_.load()},
             {"beside_lock_partitions", beside_lock_partitions_.load()},
+            {"side_lane_warm_ups", side_lane_warm_ups_.load()},
             {"side_lane_off", side_lane_refused_.load() ? 1u : 0u}};
 }
 

@@ -152,7 +152,8 @@ public:
     // witnesses' bytes copied to the device), host_points_released_bytes (the resident sets' host point
     // pages given back to the kernel now), prepares_making_resident (prepares that took the kernels' mutex
     // to make a set resident or plan its memory: once per set, not per partition), beside_lock_partitions
-    // (kernels run on the side lane) and side_lane_off (1 once a side run failed on the device), by name. Never waits for
+    // (kernels run on the side lane), side_lane_warm_ups (warm_side_lane's runs) and side_lane_off (1 once a side
+    // run failed on the device), by name. Never waits for
     // kernels: gpud's main loop, which sends the finished proofs, answers status requests with it.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
@@ -248,6 +249,13 @@ public:
     // PreloadSRS: the set, its matrices and its scratch plan on the device now (make_resident_before_lock, the
     // compact witness's buffers sized for the matrices; the first partition grows them to its staged copy).
     void preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) override;
+    // For a preloaded set the side lane takes (domain <= 2^side_lane_max_log, B_G2 on the GPU, the lane on): one
+    // run of its kernels on the side lane over a made-up witness of the circuit (zeros, ones and full values, as a
+    // PoSt's), its sums dropped and not counted as a partition (counters(): side_lane_warm_ups). A WinningPoSt
+    // after a preload took 91 ms on an H100's side lane against 33 ms for later ones (the lane's NTT context and
+    // witness buffers made, every kernel's first launch). A failure on the device turns the side lane off, as a
+    // failed side run does, and is logged; nothing is thrown (cuda_backend/side_lane.cpp).
+    void warm_side_lane(const groth16::parameters& params, const r1cs::r1cs_matrices& matrices) override;
 
 private:
     // CPU, in prepare: page-locks the host ranges |w|'s kernels copy from (cuda_backend/host_pinning.cpp).
@@ -262,8 +270,9 @@ private:
     void prestage_waiting_partition(b_g2_board& board, resident_params& r, const groth16::parameters* params);
 
     // The side lane's run of |w| on |r| (resident, its matrices in, planned): its own NTT context and witness
-    // buffers, made on first use. Under |side_mu_|.
-    void run_on_side_lane(cuda_work& w, resident_params& r);
+    // buffers, made on first use. Under |side_mu_|. |counted|: false for warm_side_lane's run, which counts as
+    // neither a partition beside the lock nor a compact partition.
+    void run_on_side_lane(cuda_work& w, resident_params& r, bool counted = true);
     // |z| reserved for |w|'s witness on |r|'s matrices (cuda_backend/compact_sequence.cpp).
     static void reserve_witness(cuda::r1cs_witness& z, const resident_params& r, const compact_partition& w,
                                 unsigned log_m);
@@ -313,6 +322,7 @@ private:
     std::unique_ptr<cuda::r1cs_witness> side_witness_;
     std::atomic<bool> side_lane_refused_{false};           // a side run failed on the device
     std::atomic<uint64_t> beside_lock_partitions_{0};      // kernels run on the side lane (counters())
+    std::atomic<uint64_t> side_lane_warm_ups_{0};          // warm_side_lane runs done (counters())
     std::atomic<uint64_t> prepares_making_resident_{0};  // make_resident_before_lock calls that took |mu_|
     // The sum of the resident sets' released_bytes(), for counters() (a status request), which must not wait
     // on |mu_|: gpud's main loop answers it, the loop that sends finished proofs.

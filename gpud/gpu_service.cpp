@@ -528,10 +528,13 @@ private:
     std::unique_ptr<proving_backend> backend_;
     daemon::params_store params_;
     // After |params_| and |backend_|: its threads use both. A preloaded set goes to the device at once.
-    // A set loaded as gpud stops is not uploaded (13 s for a 32 GiB set on an H200).
+    // A set loaded as gpud stops is not uploaded (13 s for a 32 GiB set on an H200). Where WinningPoSt runs beside
+    // the lock, the lane is warmed for a set it takes (the backend decides which), so the first one is not slower.
     params_requests params_requests_{params_, [this](const daemon::params_store::lookup& g) {
                                          if (daemon::shutdown_requested()) return;
                                          backend_->preload(*g.params, g.matrices.get());
+                                         if (config_.gpud.winning_post_beside_lock && g.matrices)
+                                             backend_->warm_side_lane(*g.params, *g.matrices);
                                      }};
     std::vector<worker_state> workers_;
     // The API's CRITICAL (WinningPoSt, 200), as a priority class (ipc::priority_class_of).

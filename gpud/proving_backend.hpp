@@ -93,6 +93,12 @@ public:
     // a device makes them resident there now, so that no partition waits for the upload. Called from a preload
     // thread while workers may run; throws what the upload throws (the preload's reply names it). None by default.
     virtual void preload(const groth16::parameters& /*params*/, const r1cs::r1cs_matrices* /*matrices*/) {}
+    // After preload, for a set whose partitions run beside the lock (gpud: WinningPoSt's, with [gpud]
+    // winning_post_beside_lock): the backend may run that path once on a made-up witness of the circuit, its result
+    // dropped, so that its first real partition finds what the path makes on first use (the CUDA backend's side
+    // lane: its NTT context and witness buffers, the kernels' first launches). Never throws: a warm-up that fails
+    // is logged. None by default.
+    virtual void warm_side_lane(const groth16::parameters& /*params*/, const r1cs::r1cs_matrices& /*matrices*/) {}
     // The device proved on; nullopt for the CPU backend. Called from the status thread; never throws.
     virtual std::optional<device_info> device() const { return std::nullopt; }
     // Page-locked host memory now and the cap; none for the CPU backend. Called from the status thread.

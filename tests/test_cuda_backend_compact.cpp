@@ -461,6 +461,36 @@ TEST(CudaBackendCompact, ASmallSetsPartitionRunsBesideAnotherSetsKernels) {
     EXPECT_EQ(prove_compact(be, ws, small.setup.params, 40), prove_compact(cpu, ws, small.setup.params, 40));
 }
 
+// warm_side_lane after a preload: one run on the side lane, counted as a warm-up and not as a partition; the first
+// partition beside the lock then proves as the CPU does. A set above the lane's domain is not warmed.
+TEST(CudaBackendCompact, WarmingTheSideLaneRunsItOnceUncountedAndTheFirstPartitionProvesAsTheCpu) {
+    SKIP_WITHOUT_GPU();
+    const circuit_case& small = case_for("mul:1000");
+    const circuit_case& big = case_for("mul:16000");
+    const owned_compact os(small.r1cs->wa.inputs(), witness::expand(small.r1cs->wa.aux()));
+    const gpud::compact_partition ws = os.partition(small.r1cs->m);
+    gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
+                          gpud::params_placement::automatic, false, 12);
+    gpud::cpu_backend cpu;
+    be.preload(small.setup.params, &small.r1cs->m);
+    be.warm_side_lane(small.setup.params, small.r1cs->m);
+    be.preload(big.setup.params, &big.r1cs->m);
+    be.warm_side_lane(big.setup.params, big.r1cs->m);  // 2^14, above the lane's 2^12
+    auto c = counters_of(be);
+    EXPECT_EQ(c["side_lane_warm_ups"], 1u);
+    EXPECT_EQ(c["beside_lock_partitions"], 0u);
+    EXPECT_EQ(c["compact_partitions"], 0u);
+    EXPECT_EQ(c["side_lane_off"], 0u);
+    auto s = be.prepare_compact(ws, small.setup.params);
+    ASSERT_TRUE(be.can_run_beside_lock(*s));
+    be.run_kernels_beside_lock(*s);
+    rng_fn rng = seeded(50);
+    EXPECT_EQ(proof_to_bytes(be.finish(*s, rng)), prove_compact(cpu, ws, small.setup.params, 50));
+    c = counters_of(be);
+    EXPECT_EQ(c["beside_lock_partitions"], 1u);
+    EXPECT_EQ(c["compact_partitions"], 1u);
+}
+
 // PreloadSRS's path: preload() leaves the set and its matrices resident before any partition; the first
 // partition then proves as the CPU does.
 TEST(CudaBackendCompact, PreloadMakesTheSetAndItsMatricesResident) {

@@ -118,6 +118,7 @@ struct cuda_backend::compact_sequence {
     // The lane's: the backend's own under the lock, the side lane's beside it (side_lane.cpp).
     cuda::ntt_context& ntt;
     cuda::r1cs_witness& z;
+    bool counted = true;  // false: a warm-up run (warm_side_lane), left out of the partition counters
     const compact_partition& c = *w.compact;
     const cuda::r1cs_device& m = *r.matrices;
     const unsigned log_m = w.prepared.log_m;
@@ -140,14 +141,14 @@ void cuda_backend::run_compact_kernels(cuda_work& w) {
     compact_sequence{*this, w, r, *ntt_, *compact_witness_}.run();
 }
 
-void cuda_backend::run_on_side_lane(cuda_work& w, resident_params& r) {
+void cuda_backend::run_on_side_lane(cuda_work& w, resident_params& r, bool counted) {
     if (!side_ntt_) side_ntt_ = std::make_unique<cuda::ntt_context>(gpu_, cuda::stream_priority::high);
     if (!side_witness_) side_witness_ = std::make_unique<cuda::r1cs_witness>(gpu_, cuda::stream_priority::high);
     reserve_witness(*side_witness_, r, *w.compact, w.prepared.log_m);
-    compact_sequence{*this, w, r, *side_ntt_, *side_witness_}.run();
+    compact_sequence{*this, w, r, *side_ntt_, *side_witness_, counted}.run();
     // msm_scratch_bytes_ is not summed here: that reads |resident_|, which only |mu_| guards (the next run under
     // the lock counts this set's scratch).
-    ++beside_lock_partitions_;
+    if (counted) ++beside_lock_partitions_;
 }
 
 void cuda_backend::compact_sequence::run() {
@@ -165,7 +166,7 @@ void cuda_backend::compact_sequence::run() {
     const auto t0 = clock::now();
     auto ms_since = [](clock::time_point t) { return seconds_since(t) * 1e3; };
     z.upload(m, c.inputs, c.aux);
-    be.compact_uploaded_bytes_ += z.uploaded_bytes();
+    if (counted) be.compact_uploaded_bytes_ += z.uploaded_bytes();
     spdlog::debug("GPU {}: compact witness of {} bytes copied in {} copies", be.gpu_, z.uploaded_bytes(),
                   z.upload_copies());
     const double upload_ms = ms_since(t0);
@@ -194,7 +195,7 @@ void cuda_backend::compact_sequence::run() {
                   "waited for {:.1f} (domain 2^{}, {} aux)",
                   be.gpu_, ms_since(t0), upload_ms, expand_ms, h_ms, l_a_ms, ms_since(t), log_m, n_aux);
     w.kernels_done = true;
-    ++be.compact_partitions_;
+    if (counted) ++be.compact_partitions_;
 }
 
 // B_G2 from a second host thread, beside everything else, on B's scalars where gather_b_scalars left them (they

@@ -9,15 +9,21 @@
 //   - A run that fails on the device (no memory for it, or any CUDA error) turns the side lane off for the process,
 //     with a warning, and fails the partition retryable: proved again, it goes under the lock, the path every other
 //     partition takes (where a refused allocation replans the scratch). A WinningPoSt is never lost to the lane.
+// - warm_side_lane: after a preload, one run over a made-up witness, so that the first WinningPoSt finds the lane's
+//   context and buffers made and every kernel launched once.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
+#include "common/witness/compact_vector_builder.hpp"
 #include "gpud/cuda/cuda_error.hpp"
 #include "gpud/cuda_backend.hpp"
 #include "gpud/cuda_backend/partition_work.hpp"
+#include "gpud/cuda_backend/elapsed.hpp"
 #include "gpud/cuda_backend/resident_params.hpp"
 
 namespace cuzk::gpud {
@@ -29,7 +35,49 @@ bool side_lane_shape(const cuda_work* w, unsigned max_log) {
     return w && w->compact && w->compact->matrices && w->prepared.log_m <= max_log;
 }
 
+// A full value of the scalar field from |i|: (2^63 + i)^4, reduced (well past 64 bits, so the MSMs treat it as a
+// witness's large values).
+ff::fr_t made_up_value(std::uint64_t i) {
+    ff::fr_t x = ff::fr_t::from_u64((std::uint64_t(1) << 63) | i);
+    x = x * x;
+    return x * x;
+}
+
 }  // namespace
+
+void cuda_backend::warm_side_lane(const groth16::parameters& params, const r1cs::r1cs_matrices& matrices) {
+    unsigned log_m = 0;
+    while ((std::uint64_t(1) << log_m) < matrices.prover_rows()) ++log_m;
+    if (!b_g2_on_gpu_ || side_lane_refused_ || log_m > side_lane_max_log_) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        // ONE, then full values; the aux values zeros, ones and full values in turn, as a PoSt's mix them.
+        std::vector<ff::fr_t> inputs(matrices.num_inputs);
+        for (std::size_t i = 0; i < inputs.size(); ++i) inputs[i] = i == 0 ? ff::fr_t::one() : made_up_value(i);
+        witness::compact_vector_builder aux;
+        aux.reserve(matrices.num_aux, matrices.num_aux / 3 + 1);
+        for (std::uint64_t j = 0; j < matrices.num_aux; ++j)
+            aux.push_back(j % 3 == 0 ? ff::fr_t::zero() : j % 3 == 1 ? ff::fr_t::one() : made_up_value(j));
+        auto work = prepare_compact({inputs, aux.view(), &matrices}, params);
+        std::lock_guard side(side_mu_);
+        resident_params* r = ready_set(params, true);
+        if (!r || !r->g2 || !r->holds(matrices) || !r->scratch_planned) {
+            spdlog::debug("GPU {}: side lane not warmed: the set is not resident with its matrices", gpu_);
+            return;
+        }
+        run_on_side_lane(as_cuda(*work), *r, false);
+        ++side_lane_warm_ups_;
+        spdlog::info("GPU {}: side lane warmed for a set of domain 2^{} in {:.1f} ms (one run over a made-up witness)",
+                     gpu_, log_m, seconds_since(t0) * 1e3);
+    } catch (const cuda::cuda_error& e) {
+        side_lane_refused_ = true;
+        spdlog::warn("GPU {}: warming the side lane failed ({}): WinningPoSt partitions go under the lock from now on",
+                     gpu_, e.what());
+    } catch (const std::exception& e) {
+        spdlog::warn("GPU {}: warming the side lane failed ({}): its first partition makes what it needs", gpu_,
+                     e.what());
+    }
+}
 
 bool cuda_backend::can_run_beside_lock(const partition_work& work) const {
     return side_lane_shape(dynamic_cast<const cuda_work*>(&work), side_lane_max_log_) && !side_lane_refused_.load();
