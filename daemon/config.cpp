@@ -244,6 +244,8 @@ std::vector<std::string> gpud_preload_specs(const config& c) {
         }
         if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(std::move(spec));
     }
+    std::stable_partition(specs.begin(), specs.end(),
+                          [](const std::string& spec) { return spec.starts_with("post:StackedDrgWinning"); });
     return specs;
 }
 

@@ -111,7 +111,9 @@ config load_config_or_defaults(const std::optional<std::filesystem::path>& path)
 // Checks values that no single key can (e.g. slot sizes); throws input_error.
 void validate(const config& c);
 
-// [gpud] preload as circuit specs, in order, each once; throws input_error naming the key and an unknown id.
+// [gpud] preload as circuit specs, each once, in the order gpud loads them (and synthd sizes their circuits):
+// WinningPoSt's first (seconds to load, and a block reward waits on them), then the others as listed. Throws
+// input_error naming the key and an unknown id.
 std::vector<std::string> gpud_preload_specs(const config& c);
 
 }  // namespace cuzk::daemon

@@ -173,7 +173,9 @@ const std::array<config_key, 43> keys{{
      "set takes its size in host memory while it loads, 51 GB for PoRep and 65 GB for WindowPoSt, given back once "
      "on a GPU with room for it: two at once would need the sum). A partition of a set still loading waits for "
      "that load; one of a set not yet started loads it. With the CUDA backend a loaded set goes to the device at "
-     "once (and a WinningPoSt set's side lane is warmed, [gpud] winning_post_beside_lock). Empty: the first partition of each set loads it (for a WinningPoSt "
+     "once (and a WinningPoSt set's side lane is warmed, [gpud] winning_post_beside_lock); synthd sizes their "
+     "circuits as it starts (one blank counting synthesis each, which their first partition would wait for: 4.2 s "
+     "for the 32 GiB PoRep circuit). Empty: the first partition of each set loads it (for a WinningPoSt "
      "that is its proof's latency; minutes for a 32 GiB PoRep or WindowPoSt set). A set that fails to load is "
      "logged as an error, and the first partition that needs it tries again."},
     {"gpud", "synthetic_params", boolean_key{CUZK_CONFIG_FIELD(gpud.synthetic_params)},

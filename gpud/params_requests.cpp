@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -79,8 +78,6 @@ void params_requests::take(std::vector<zmq::message_t> envelope, const ipc::para
 
 void params_requests::start_configured(std::vector<std::string> circuits) {
     if (circuits.empty()) return;
-    std::stable_partition(circuits.begin(), circuits.end(),
-                          [](const std::string& spec) { return spec.starts_with("post:StackedDrgWinning"); });
     spawn([this, circuits = std::move(circuits)] {
         for (const auto& circuit : circuits) {
             const auto body = preload(store_, circuit, on_loaded_, "[gpud]");

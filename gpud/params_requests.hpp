@@ -35,9 +35,8 @@ public:
 
     // Loop thread: an evict is answered through |router| now, a preload started.
     void take(std::vector<zmq::message_t> envelope, const ipc::params_request_msg& m, daemon::request_router& router);
-    // Loop thread: the sets of [gpud] preload (circuit specs), loaded as gpud starts on one thread, one after
-    // another, nobody waiting for them: WinningPoSt's first (seconds; a block reward waits on them), then the
-    // others in the order given. One at a time because a set takes its whole size in host memory while it loads
+    // Loop thread: the sets of [gpud] preload (circuit specs, in daemon::gpud_preload_specs' order: WinningPoSt's
+    // first), loaded as gpud starts on one thread, one after another, nobody waiting for them. One at a time because a set takes its whole size in host memory while it loads
     // (51 GB for the 32 GiB PoRep set, 65 GB for WindowPoSt's), which the CUDA backend gives back once the points
     // are on a GPU with room for them: loaded at once, two such sets would need the sum, and the second be refused
     // on a host that has room for either. Each outcome is logged, a failure as an error (the set is then loaded by

@@ -93,6 +93,26 @@ public:
         }
     }
 
+    // The circuits of [gpud] preload (the proofs this machine expects), sized as synthd starts, in gpud's order
+    // (WinningPoSt's first): each one's blank counting synthesis (witness_floors) otherwise comes between its first
+    // job's arrival and its first synthesis: 41 ms for the 32 GiB WinningPoSt circuit on an H100 machine's first
+    // proof after a restart, 4.2 s for the 32 GiB PoRep one. A job of a shape being sized waits for that count.
+    void size_preloaded_circuits() {
+        for (const auto& spec : daemon::gpud_preload_specs(config_)) {
+            if (daemon::shutdown_requested()) return;
+            const auto t0 = steady::now();
+            try {
+                const auto floor = floors_.of(spec);
+                spdlog::info("{} ([gpud] preload) sized as synthd started: a witness of at least {}, counted in {} ms",
+                             spec, ipc::format_bytes(floor),
+                             std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - t0).count());
+            } catch (const std::exception& e) {
+                spdlog::warn("{} ([gpud] preload) could not be sized: {} (its first partition tries again)", spec,
+                             e.what());
+            }
+        }
+    }
+
     void synthesize_one(const work_item& item, unsigned worker) {
         const auto job = job_name(item.job_id);
         const auto part = std::to_string(item.partition);
@@ -422,6 +442,7 @@ public:
         threads.emplace_back([this] { worker(config_.synthd.threads, true); });
         threads.emplace_back([this] { intake_loop(false); });
         threads.emplace_back([this] { intake_loop(true); });
+        threads.emplace_back([this] { size_preloaded_circuits(); });
         daemon::notify_ready();
         daemon::service_pulse pulse;
         spdlog::info("synthd serving: {} threads and one for PoSt only, ring '{}' ({} slots of {} bytes)",

@@ -106,6 +106,9 @@ TEST(DaemonConfig, PreloadIsEmptyByDefaultAndTakesCurioIdsAndSpecsEachOnce) {
                                         "post:StackedDrgWindow32GiBV1_1"}));
     EXPECT_EQ(daemon::gpud_preload_specs(parsed("[gpud]\npreload = \"porep-32g,mul:64\"\n")),
               (std::vector<std::string>{"porep:StackedDrg32GiBV1_1", "mul:64"}));
+    // WinningPoSt's sets first, the others as listed.
+    EXPECT_EQ(daemon::gpud_preload_specs(parsed("[gpud]\npreload = \"porep-32g, mul:64, winning-32g\"\n")),
+              (std::vector<std::string>{"post:StackedDrgWinning32GiBV1", "porep:StackedDrg32GiBV1_1", "mul:64"}));
     for (const std::string bad : {"porep-3k", "porep:StackedDrg3KiBV1", "winning"}) {
         const auto e = error_of("[gpud]\npreload = \"winning-32g, " + bad + "\"\n");
         EXPECT_NE(e.find("[gpud] preload: circuit_id '" + bad + "'"), std::string::npos) << e;

@@ -1,6 +1,7 @@
 // synthd checks a JOB's counts against the job's own input before it allocates anything per partition (issue:
 // "synthd does not bound a JOB's partition count (4 M partitions: 1.2 GB and seconds unresponsive)"): such a
-// JOB is refused at once, naming the field, and synthd goes on answering.
+// JOB is refused at once, naming the field, and synthd goes on answering. The circuits of [gpud] preload are sized
+// as synthd starts, WinningPoSt's first.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -48,4 +49,22 @@ TEST(PipelineSynthdLimits, AWitnessThatCannotFitASlotIsRefusedBeforeSynthesis) {
     // A circuit that fits is proved as before.
     const auto next = sut.submit_ok("mul:64", 1, 4);
     sut.expect_valid(sut.await(next), "mul:64", 1, 4);
+}
+
+// [gpud] preload names the proofs this machine expects: synthd sizes their circuits as it starts (the count its
+// first partition would otherwise wait for), WinningPoSt's first, and a job of one is proved as before.
+TEST(PipelineSynthdLimits, TheCircuitsOfGpudPreloadAreSizedAsSynthdStarts) {
+    pipeline sut({.gpud_backend = "cpu", .extra_config = "preload = \"mul:4096, post:StackedDrgWinning2KiBV1\""});
+    sut.start("synthd");
+    const std::string mul = "mul:4096 ([gpud] preload) sized as synthd started: a witness of at least ";
+    const std::string winning = "post:StackedDrgWinning2KiBV1 ([gpud] preload) sized as synthd started";
+    ASSERT_TRUE(pipeline::wait_for([&] { return sut.log_of("synthd").find(mul) != std::string::npos; }, 30s))
+        << sut.log_of("synthd");
+    const auto log = sut.log_of("synthd");
+    ASSERT_NE(log.find(winning), std::string::npos) << log;
+    EXPECT_LT(log.find(winning), log.find(mul)) << log;
+    sut.start("assemblerd");
+    sut.start("gpud");
+    const auto id = sut.submit_ok("mul:4096", 1, 9);
+    sut.expect_valid(sut.await(id), "mul:4096", 1, 9);
 }
