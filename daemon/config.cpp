@@ -8,6 +8,7 @@
 #include <set>
 #include <variant>
 
+#include "common/post/registered_post_proof.hpp"
 #include "common/util/errors.hpp"
 #include "daemon/circuit_ids.hpp"
 #include "daemon/comma_list.hpp"
@@ -244,8 +245,11 @@ std::vector<std::string> gpud_preload_specs(const config& c) {
         }
         if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(std::move(spec));
     }
-    std::stable_partition(specs.begin(), specs.end(),
-                          [](const std::string& spec) { return spec.starts_with("post:StackedDrgWinning"); });
+    // Every spec here is a circuit's (circuit_spec_of): "post:" names a registered PoSt proof.
+    std::stable_partition(specs.begin(), specs.end(), [](const std::string& spec) {
+        const auto* post = spec.starts_with("post:") ? post::find_registered_post_proof(spec.substr(5)) : nullptr;
+        return post && post->kind == post::post_kind::winning;
+    });
     return specs;
 }
 

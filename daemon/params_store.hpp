@@ -134,14 +134,13 @@ private:
     // |file| do not fit the host's available memory (memory_probe).
     void check_host_room(const std::string& shape, const std::filesystem::path& file, std::uint64_t bytes,
                          const char* what) const;
+    // Throws abandoned_error for |shape| once abandon_loads was called.
+    void refuse_if_stopping(const std::string& shape) const;
 
     std::filesystem::path dir_;
     free_hook on_free_;
     memory_probe memory_probe_;
     missing_official missing_official_;
-    // Throws abandoned_error for |shape| once abandon_loads was called.
-    void refuse_if_stopping(const std::string& shape) const;
-
     mutable std::mutex mutex_;
     std::condition_variable loaded_cv_;        // a load ended (done or failed), or the loads were abandoned
     std::stop_source stopping_;                // abandon_loads'; its token goes to every load

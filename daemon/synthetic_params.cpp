@@ -143,8 +143,7 @@ parameter_counts parameter_counts_of(const r1cs::r1cs_matrices& m) {
         for (auto w : words) n += static_cast<std::uint64_t>(std::popcount(w));
         return n;
     };
-    unsigned log_m = 0;
-    while ((std::uint64_t(1) << log_m) < m.prover_rows()) ++log_m;
+    const unsigned log_m = m.prover_domain_log();
     if (log_m > 32)
         throw std::length_error("a domain of 2^" + std::to_string(log_m) + " points: beyond the NTT's 2^32");
     parameter_counts n;

@@ -383,3 +383,19 @@ TEST_F(PorepMatrices, FileRoundTrips) {
 }
 
 }  // namespace
+
+// The NTT domain that holds a number of rows: the least power of two at or above it.
+TEST(R1csMatrices, DomainLogIsTheLeastPowerOfTwoHoldingTheRows) {
+    EXPECT_EQ(r1cs::domain_log(0), 0u);
+    EXPECT_EQ(r1cs::domain_log(1), 0u);
+    EXPECT_EQ(r1cs::domain_log(2), 1u);
+    EXPECT_EQ(r1cs::domain_log(3), 2u);
+    EXPECT_EQ(r1cs::domain_log(4), 2u);
+    EXPECT_EQ(r1cs::domain_log(5), 3u);
+    EXPECT_EQ(r1cs::domain_log(std::uint64_t(1) << 27), 27u);
+    EXPECT_EQ(r1cs::domain_log((std::uint64_t(1) << 27) + 1), 28u);
+    r1cs::r1cs_matrices m;
+    m.circuit_rows = 370590;  // the 32 GiB WinningPoSt circuit, 133 inputs: 2^19
+    m.num_inputs = 133;
+    EXPECT_EQ(m.prover_domain_log(), 19u);
+}

@@ -9,6 +9,7 @@
 // are not stored: they follow the circuit rows with a = z[i], b = c = 0 (proving_assignment::finish).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -29,6 +30,9 @@ struct sparse_rows {
     std::size_t non_zeros() const { return column.size(); }
 };
 
+// The least log_m with 2^log_m >= rows: the NTT domain that holds |rows| rows.
+inline unsigned domain_log(std::uint64_t rows) { return rows <= 1 ? 0 : unsigned(std::bit_width(rows - 1)); }
+
 struct r1cs_matrices {
     std::uint64_t circuit_rows = 0;  // enforce calls
     std::uint64_t num_inputs = 0;    // ONE included
@@ -44,6 +48,8 @@ struct r1cs_matrices {
 
     // Rows the prover's domain must hold: circuit rows, then one per input.
     std::uint64_t prover_rows() const { return circuit_rows + num_inputs; }
+    // log2 of the NTT domain that holds them.
+    unsigned prover_domain_log() const { return domain_log(prover_rows()); }
     std::uint64_t z_size() const { return num_inputs + num_aux; }
 };
 

@@ -38,8 +38,7 @@ unsigned check_compact_partition(const compact_partition& w, const groth16::para
     groth16::check_density(a_aux, m.num_aux, "R1CS A aux");
     groth16::check_density(b_in, m.num_inputs, "R1CS B input");
     groth16::check_density(b_aux, m.num_aux, "R1CS B aux");
-    unsigned log_m = 0;
-    while ((uint64_t(1) << log_m) < m.prover_rows()) ++log_m;
+    const unsigned log_m = m.prover_domain_log();
     const size_t n_in = m.num_inputs, n_aux = m.num_aux, n = size_t(1) << log_m;
     const size_t a_count = n_in + a_aux.count(), b_count = b_in.count() + b_aux.count();
     expect_size("vk.ic", params.vk.ic.size(), n_in, "one per input, ONE included");

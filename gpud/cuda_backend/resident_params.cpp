@@ -318,9 +318,7 @@ cuda_backend::resident_params* cuda_backend::ready_set(const groth16::parameters
 }
 
 void cuda_backend::preload(const groth16::parameters& params, const r1cs::r1cs_matrices* matrices) {
-    unsigned log_m = 0;
-    const std::uint64_t rows = matrices ? matrices->prover_rows() : params.h.size() + 1;
-    while ((std::uint64_t(1) << log_m) < rows) ++log_m;
+    const unsigned log_m = r1cs::domain_log(matrices ? matrices->prover_rows() : params.h.size() + 1);
     if (matrices && b_g2_on_gpu_) {
         const compact_partition none{{}, {}, matrices};
         make_resident_before_lock(params, &none, log_m, false);

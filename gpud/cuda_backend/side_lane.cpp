@@ -35,6 +35,11 @@ bool side_lane_shape(const cuda_work* w, unsigned max_log) {
     return w && w->compact && w->compact->matrices && w->prepared.log_m <= max_log;
 }
 
+// |r| ready for a side run of a partition of |m|: resident with those matrices, B_G2's context, its scratch planned.
+bool ready_for_side_run(const cuda_backend::resident_params* r, const r1cs::r1cs_matrices& m) {
+    return r && r->g2 && r->holds(m) && r->scratch_planned;
+}
+
 // A full value of the scalar field from |i|: (2^63 + i)^4, reduced (well past 64 bits, so the MSMs treat it as a
 // witness's large values).
 ff::fr_t made_up_value(std::uint64_t i) {
@@ -46,8 +51,7 @@ ff::fr_t made_up_value(std::uint64_t i) {
 }  // namespace
 
 void cuda_backend::warm_side_lane(const groth16::parameters& params, const r1cs::r1cs_matrices& matrices) {
-    unsigned log_m = 0;
-    while ((std::uint64_t(1) << log_m) < matrices.prover_rows()) ++log_m;
+    const unsigned log_m = matrices.prover_domain_log();
     if (!b_g2_on_gpu_ || side_lane_refused_ || log_m > side_lane_max_log_) return;
     const auto t0 = std::chrono::steady_clock::now();
     try {
@@ -61,7 +65,7 @@ void cuda_backend::warm_side_lane(const groth16::parameters& params, const r1cs:
         auto work = prepare_compact({inputs, aux.view(), &matrices}, params);
         std::lock_guard side(side_mu_);
         resident_params* r = ready_set(params, true);
-        if (!r || !r->g2 || !r->holds(matrices) || !r->scratch_planned) {
+        if (!ready_for_side_run(r, matrices)) {
             spdlog::debug("GPU {}: side lane not warmed: the set is not resident with its matrices", gpu_);
             return;
         }
@@ -92,13 +96,10 @@ void cuda_backend::run_kernels_beside_lock(partition_work& work) {
         throw cuda::cuda_error(fmt::format("GPU {}: the side lane was turned off; the partition is proved again "
                                            "under the CUDA lock",
                                            gpu_));
-    auto usable = [&](resident_params* r) {
-        return r && r->g2 && r->holds(*w.compact->matrices) && r->scratch_planned;
-    };
     try {
         {
             std::lock_guard side(side_mu_);
-            if (resident_params* r = ready_set(*w.params, true); usable(r)) {
+            if (resident_params* r = ready_set(*w.params, true); ready_for_side_run(r, *w.compact->matrices)) {
                 run_on_side_lane(w, *r);
                 return;
             }
