@@ -46,28 +46,45 @@ std::uint64_t count_floor(const std::string& shape) {
 
 }  // namespace
 
+std::string witness_floors::circuit_key(const std::string& spec) {
+    if (daemon::has_published_params(spec))
+        return "params:" + daemon::official_params_files({}, spec).params.filename().string();
+    return daemon::circuit_shape(spec);
+}
+
+std::size_t witness_floors::counted() const {
+    std::lock_guard lock(mutex_);
+    return counted_;
+}
+
 std::uint64_t witness_floors::of(const std::string& spec) {
+    const auto key = circuit_key(spec);
     const auto shape = daemon::circuit_shape(spec);
     std::shared_future<std::uint64_t> floor;
     std::promise<std::uint64_t> mine;
     bool counts = false;
     {
         std::lock_guard lock(mutex_);
-        auto it = by_shape_.find(shape);
-        if (it == by_shape_.end()) {
-            it = by_shape_.emplace(shape, mine.get_future().share()).first;
+        auto it = by_circuit_.find(key);
+        if (it == by_circuit_.end()) {
+            it = by_circuit_.emplace(key, mine.get_future().share()).first;
             counts = true;
         }
         floor = it->second;
     }
     if (counts) {
         try {
-            mine.set_value(count_floor(shape));
+            const auto bytes = count_floor(shape);
+            {
+                std::lock_guard lock(mutex_);
+                ++counted_;
+            }
+            mine.set_value(bytes);
         } catch (...) {
             // Not kept: a later job of the shape tries again (and fails the same way, naming the spec).
             {
                 std::lock_guard lock(mutex_);
-                by_shape_.erase(shape);
+                by_circuit_.erase(key);
             }
             mine.set_exception(std::current_exception());
         }
