@@ -525,6 +525,75 @@ TEST_F(CudaMsm, RangesShareOneRunOfTheirScalars) {
     check_shared_ranges(g2_generator(), 1400, 1000);  // the CPU's G2 references take most of the time
 }
 
+// Points split between the device and host memory (use_host_points with resident points): ranges wholly
+// resident, wholly in host memory and across the split each equal the CPU; resident ranges still share one
+// classification; the points read back whole; writes beyond the resident points refused.
+template <class F>
+void check_split_points(const affine_t<F>& gen, uint64_t seed) {
+    const size_t n = 3000, resident = 1700, segment = 256;
+    const auto pts = make_points(gen, n, seed);
+    const std::span<const affine_t<F>> all(pts);
+    std::vector<std::byte> rest((n - resident) * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(all.subspan(resident), rest.data());
+    std::vector<std::byte> head(resident * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(all.first(resident), head.data());
+
+    cuda::msm_context<F> gpu;
+    gpu.use_host_points(rest.data(), n, segment, resident);
+    EXPECT_TRUE(gpu.host_points());
+    EXPECT_EQ(gpu.resident_points(), resident);
+    EXPECT_EQ(gpu.size(), n);
+    gpu.upload_points_at(0, all.first(1000));
+    gpu.upload_packed_at(1000, head.data() + 1000 * 2 * sizeof(F), resident - 1000);
+    EXPECT_THROW(gpu.upload_points_at(resident - 1, all.first(2)), std::invalid_argument) << "past the resident";
+    EXPECT_THROW(gpu.upload_packed_at(resident, head.data(), 1), std::invalid_argument);
+
+    struct range {
+        size_t first, count;
+        const char* what;
+    };
+    for (const range r : {range{0, 900, "resident"}, range{1200, 1300, "across the split"},
+                          range{resident, n - resident, "in host memory"}, range{2100, 500, "host, offset"},
+                          range{resident - 1, 2, "one point each side"}}) {
+        for (shape sh : {shape::random, shape::porep}) {
+            const auto sc = make_scalars(r.count, sh, ++seed);
+            gpu.upload_scalars(sc);
+            cuda::msm_report rep;
+            EXPECT_EQ(gpu.run_uploaded_range(r.first, r.count, &rep), msm::multi_exp<F>(all.subspan(r.first, r.count), sc))
+                << r.what;
+            EXPECT_EQ(rep.zeros + rep.ones + rep.others, r.count) << r.what;
+            EXPECT_EQ(rep.segments > 0, r.first + r.count > resident) << r.what;
+        }
+    }
+    // Two ranges of the same scalars: resident ones in one run, one across the split run apart.
+    const size_t m = 600;
+    const auto sc = make_scalars(m, shape::porep, ++seed);
+    gpu.upload_scalars(sc);
+    for (const std::vector<size_t>& firsts : {std::vector<size_t>{0, 900}, std::vector<size_t>{100, 1400}}) {
+        cuda::msm_report rep;
+        const auto got = gpu.run_uploaded_ranges(firsts, m, &rep);
+        ASSERT_EQ(got.size(), 2u);
+        for (size_t k = 0; k < 2; ++k)
+            EXPECT_EQ(got[k], msm::multi_exp<F>(all.subspan(firsts[k], m), sc)) << "range from " << firsts[k];
+        const bool shared = firsts[1] + m <= resident;
+        EXPECT_EQ(rep.zeros + rep.ones + rep.others, shared ? m : 2 * m)
+            << (shared ? "one classification for resident ranges" : "ranges across the split run apart");
+    }
+    EXPECT_EQ(gpu.download_points(), pts);
+    // Brought back to the device whole: a plain context again.
+    gpu.upload_points(pts);
+    EXPECT_FALSE(gpu.host_points());
+    EXPECT_EQ(gpu.resident_points(), n);
+    gpu.upload_scalars(sc);
+    EXPECT_EQ(gpu.run_uploaded_range(2000, m), msm::multi_exp<F>(all.subspan(2000, m), sc));
+    EXPECT_THROW(gpu.use_host_points(rest.data(), n, segment, n + 1), std::invalid_argument);
+}
+
+TEST_F(CudaMsm, PointsSplitBetweenDeviceAndHostRunAsResident) {
+    check_split_points(g1_generator(), 1500);
+    check_split_points(g2_generator(), 1600);
+}
+
 // Precomputed window multiples (msm_context::precompute_window_multiples): every window's digits go into one
 // set of buckets through the points 2^(w c) P. Checked against the CPU at several widths, with the bucket sum
 // the sizes choose and each forced (G1), for a range of the resident points, and chosen by

@@ -116,17 +116,25 @@ public:
     // What a run of |n| scalars, |m| of them through Pippenger at the default width, takes beyond the points
     // with |windows_per_pass| windows per pass (0: all), by the estimate set_scratch_limit sizes passes with.
     static size_t scratch_estimate(size_t n, size_t m, unsigned windows_per_pass = 0);
-    // Points in host memory instead of the device (a GPU without room for them): |packed| holds |n| points in
-    // the device layout (pack_points: x then y, 2 sizeof(F) bytes; the identity all zeros), page-locked by the
-    // caller for copies at the link's rate (pageable works, slower), and kept unchanged at that address until
-    // the points are replaced or the context goes. The device copy of the points is freed. Runs stream their
-    // range through two device buffers of |segment| points, the copy of the next segment beside the kernels of
+    // Points in host memory instead of the device (a GPU without room for them all): of the context's |n|
+    // points the first |resident| stay on the device (written by upload_points_at or upload_packed_at after
+    // this call) and |packed| holds the others, points [resident, n), in the device layout (pack_points: x then
+    // y, 2 sizeof(F) bytes; the identity all zeros), page-locked by the caller for copies at the link's rate
+    // (pageable works, slower), and kept unchanged at that address until the points are replaced or the
+    // context goes. The device copy of the points is freed (room is made for |resident| points and the two
+    // segment buffers). A run's range is split there: its resident part runs as on the device, its host part
+    // streams through two device buffers of |segment| points, the copy of the next segment beside the kernels of
     // the current one, one MSM per segment, their sums added on the host (each segment pays its own bucket
     // reduction: larger segments cost less, two of them take 4 sizeof(F) bytes per point of device memory).
-    // No window multiples. reserve_points, upload_points and generate_points bring the points back to the
-    // device (upload_points_at alone refuses while they are in host memory).
-    void use_host_points(const void* packed, size_t n, size_t segment);
+    // No window multiples. reserve_points, upload_points and generate_points bring all the points back to the
+    // device (upload_points_at alone refuses beyond the resident ones while the rest are in host memory).
+    void use_host_points(const void* packed, size_t n, size_t segment, size_t resident = 0);
     bool host_points() const;
+    // The points on the device: size(), or the |resident| of use_host_points.
+    size_t resident_points() const;
+    // Writes |count| points already in the device layout (pack_points) at |packed| from index |first| on, as
+    // upload_points_at does from affine points.
+    void upload_packed_at(size_t first, const void* packed, size_t count);
     // |pts| into |out| (2 sizeof(F) bytes per point) in the layout use_host_points reads.
     static void pack_points(std::span<const ec::affine_t<F>> pts, void* out);
     // The resident points, in that layout, into |out| (size() points; benchmarks move generated points to host).

@@ -30,6 +30,7 @@ template <class F>
 void msm_context<F>::upload_points(std::span<const ec::affine_t<F>> pts) {
     impl_->multiples_c = impl_->multiples_windows = 0;
     impl_->host_points = nullptr;
+    impl_->resident = 0;
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(pts.size(), 1));
     impl_->n_points = 0;
@@ -41,6 +42,7 @@ template <class F>
 void msm_context<F>::reserve_points(size_t n) {
     impl_->multiples_c = impl_->multiples_windows = 0;
     impl_->host_points = nullptr;
+    impl_->resident = 0;
     CUDA_OK(cudaSetDevice(impl_->device));
     impl_->points.reserve(std::max<size_t>(n, 1));
     impl_->n_points = n;
@@ -50,13 +52,7 @@ template <class F>
 void msm_context<F>::upload_points_at(size_t first, std::span<const ec::affine_t<F>> pts) {
     using point_t = typename impl::point_t;
     static_assert(sizeof(point_t) == 2 * sizeof(F));
-    if (impl_->host_points)
-        throw std::invalid_argument("GPU MSM: the points are in host memory (use_host_points); reserve_points or "
-                                    "upload_points first to have them on the device");
-    if (first > impl_->points.capacity() || pts.size() > impl_->points.capacity() - first)
-        throw std::invalid_argument("GPU MSM: points [" + std::to_string(first) + ", " +
-                                    std::to_string(first + pts.size()) + ") beyond the " +
-                                    std::to_string(impl_->points.capacity()) + " reserved");
+    impl_->check_device_range(first, pts.size());
     impl_->multiples_c = impl_->multiples_windows = 0;  // they were made from the points being replaced
     CUDA_OK(cudaSetDevice(impl_->device));
     // Packed x, y per point; the identity becomes x = y = 0. Staged in pieces of 2^16 points.
@@ -82,6 +78,19 @@ void msm_context<F>::upload_points_at(size_t first, std::span<const ec::affine_t
 }
 
 template <class F>
+void msm_context<F>::upload_packed_at(size_t first, const void* packed, size_t count) {
+    using point_t = typename impl::point_t;
+    impl_->check_device_range(first, count);
+    impl_->multiples_c = impl_->multiples_windows = 0;
+    CUDA_OK(cudaSetDevice(impl_->device));
+    // Waited for, as upload_points_at's copies: |packed| may be pageable, and kernels on a non-blocking stream
+    // do not wait for a plain copy.
+    CUDA_OK(cudaMemcpyAsync(impl_->points.get() + first, packed, count * sizeof(point_t), cudaMemcpyHostToDevice,
+                            impl_->stream));
+    CUDA_OK(cudaStreamSynchronize(impl_->stream));
+}
+
+template <class F>
 void msm_context<F>::generate_points(size_t n, std::span<const ec::affine_t<F>> seeds) {
     using DF = typename impl::DF;
     using point_t = typename impl::point_t;
@@ -93,6 +102,7 @@ void msm_context<F>::generate_points(size_t n, std::span<const ec::affine_t<F>> 
     }
     impl_->multiples_c = impl_->multiples_windows = 0;
     impl_->host_points = nullptr;
+    impl_->resident = 0;
     msm_context<F> seed_ctx(impl_->device);  // reuses the packing of upload_points
     seed_ctx.upload_points(seeds);
     const point_t* sd = seed_ctx.impl_->points.get();
@@ -195,17 +205,23 @@ void msm_context<F>::download_points_packed(void* out) const {
 }
 
 template <class F>
-void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segment) {
+void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segment, size_t resident) {
     using point_t = typename impl::point_t;
     if (segment == 0) throw std::invalid_argument("GPU MSM: host points need a segment of at least one point");
+    if (resident > n)
+        throw std::invalid_argument("GPU MSM: " + std::to_string(resident) + " resident points of only " +
+                                    std::to_string(n));
     impl& m = *impl_;
     CUDA_OK(cudaSetDevice(m.device));
     CUDA_OK(cudaStreamSynchronize(m.stream));
     m.multiples_c = m.multiples_windows = 0;
-    // The device copy goes: the two segment buffers take its place.
+    // The device copy goes: the resident points (written afterwards) and the two segment buffers take its place.
     m.points.release();
-    m.points.reserve(2 * segment);
+    m.host_points = nullptr;
+    m.resident = 0;
+    m.points.reserve(resident + 2 * segment);
     m.host_points = static_cast<const point_t*>(packed);
+    m.resident = resident;
     m.segment = segment;
     m.n_points = n;
 }
@@ -213,6 +229,11 @@ void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segmen
 template <class F>
 bool msm_context<F>::host_points() const {
     return impl_->host_points != nullptr;
+}
+
+template <class F>
+size_t msm_context<F>::resident_points() const {
+    return impl_->host_points ? impl_->resident : impl_->n_points;
 }
 
 template <class F>
@@ -256,10 +277,12 @@ std::vector<ec::affine_t<F>> msm_context<F>::download_points() const {
     using point_t = typename impl::point_t;
     CUDA_OK(cudaSetDevice(impl_->device));
     std::vector<point_t> raw(impl_->n_points);
+    const size_t on_device = resident_points();
+    if (on_device > 0)
+        CUDA_OK(cudaMemcpy(raw.data(), impl_->points.get(), on_device * sizeof(point_t), cudaMemcpyDeviceToHost));
     if (impl_->host_points)
-        std::memcpy(static_cast<void*>(raw.data()), impl_->host_points, raw.size() * sizeof(point_t));
-    else
-        CUDA_OK(cudaMemcpy(raw.data(), impl_->points.get(), raw.size() * sizeof(point_t), cudaMemcpyDeviceToHost));
+        std::memcpy(static_cast<void*>(raw.data() + on_device), impl_->host_points,
+                    (raw.size() - on_device) * sizeof(point_t));
     std::vector<ec::affine_t<F>> out(raw.size());
     for (size_t i = 0; i < raw.size(); ++i) {
         // The device identity is x = y = 0 (curve.cuh); compared by bytes so no field code runs here.

@@ -50,10 +50,22 @@ struct msm_context<F>::impl {
     size_t scratch_limit = 0;  // set_scratch_limit; 0: none
     size_t run_n = 0;          // scalars of the run_at in progress (a segment's, with host points)
     size_t ones_held = 0;      // the run's ones_scratch (0 when its ones are summed by XYZZ additions)
-    // use_host_points: the points in host memory (the caller's, page-locked), |points| then two device buffers
-    // of |segment| points each; null: the points resident in |points|.
+    // use_host_points: points [resident, n_points) in host memory (the caller's, page-locked), |points| then
+    // the |resident| first points and two device buffers of |segment| points each after them; null: the points
+    // resident in |points|.
     const point_t* host_points = nullptr;
+    size_t resident = 0;
     size_t segment = 0;
+    // Points [first, first + count) writable on the device: within the reserved buffer, and within the resident
+    // points while the others are in host memory.
+    void check_device_range(size_t first, size_t count) const {
+        const size_t limit = host_points ? resident : points.capacity();
+        if (first > limit || count > limit - first)
+            throw std::invalid_argument("GPU MSM: points [" + std::to_string(first) + ", " +
+                                        std::to_string(first + count) + ") beyond the " + std::to_string(limit) +
+                                        (host_points ? " kept on the device (the rest are in host memory)"
+                                                     : " reserved"));
+    }
     cudaStream_t copy_stream = nullptr;
     cudaEvent_t copied[2] = {};
     device_buffer<fr_t> scalars;
@@ -519,22 +531,38 @@ struct msm_context<F>::impl {
                                         " resident points");
         }
         if (n > n_scalars) throw std::invalid_argument("GPU MSM: fewer scalars uploaded than requested");
-        if (host_points) return run_streamed(n, report, opt);
-        return run_at(points.get() + base, run_scalars(), n, report, opt);
+        if (!host_points) return run_at(points.get() + base, run_scalars(), n, report, opt);
+        // Split where the resident points end: the resident part as on the device, the rest streamed.
+        const size_t on_device = base < resident ? std::min(n, resident - base) : 0;
+        ec::jacobian_t<F> acc;
+        msm_report all, r;
+        if (on_device > 0) {
+            acc = run_at(points.get() + base, run_scalars(), on_device, &r, opt);
+            accumulate_report(all, r);
+        }
+        if (on_device < n) {
+            acc = detail::add_sums<F>(acc, run_streamed(base + on_device - resident, on_device, n - on_device, &r, opt));
+            accumulate_report(all, r);
+        }
+        if (report) *report = all;
+        return acc;
     }
 
-    // Points in host memory (use_host_points): the run's range in segments through the two device buffers,
-    // segment k + 1 copied on |copy_stream| while segment k's kernels run. Buffer (k + 1) % 2 is free by then:
-    // run_at returns only once its kernels are done. The segments' sums add up on the host.
-    ec::jacobian_t<F> run_streamed(size_t n, msm_report* report, const msm_options& opt) {
+    // Points in host memory (use_host_points): |n| points from |host_first| of the host copy against the scalars
+    // from |scalar_first| on, in segments through the two device buffers after the resident points, segment
+    // k + 1 copied on |copy_stream| while segment k's kernels run. Buffer (k + 1) % 2 is free by then: run_at
+    // returns only once its kernels are done. The segments' sums add up on the host.
+    ec::jacobian_t<F> run_streamed(size_t host_first, size_t scalar_first, size_t n, msm_report* report,
+                                   const msm_options& opt) {
         if (!copy_stream) {
             copy_stream = detail::new_stream(priority);
             for (auto& e : copied) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         }
+        point_t* buffers = points.get() + resident;
         const size_t segs = (n + segment - 1) / segment;
         auto upload = [&](size_t k) {
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
-            CUDA_OK(cudaMemcpyAsync(points.get() + (k % 2) * segment, host_points + base + lo, cnt * sizeof(point_t),
+            CUDA_OK(cudaMemcpyAsync(buffers + (k % 2) * segment, host_points + host_first + lo, cnt * sizeof(point_t),
                                     cudaMemcpyHostToDevice, copy_stream));
             CUDA_OK(cudaEventRecord(copied[k % 2], copy_stream));
         };
@@ -546,7 +574,8 @@ struct msm_context<F>::impl {
             CUDA_OK(cudaStreamWaitEvent(stream, copied[k % 2], 0));
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
             msm_report r;
-            acc = detail::add_sums<F>(acc, run_at(points.get() + (k % 2) * segment, run_scalars() + lo, cnt, &r, opt));
+            acc = detail::add_sums<F>(
+                acc, run_at(buffers + (k % 2) * segment, run_scalars() + scalar_first + lo, cnt, &r, opt));
             accumulate_report(all, r);
         }
         all.segments = unsigned(segs);
@@ -712,8 +741,12 @@ struct msm_context<F>::impl {
             ~reset() { b = 0; }
         } r{base};
         // Streamed points are copied per range, and the multiples' digits name one range's multiples: those
-        // runs go one range at a time (same results, nothing shared).
-        if (host_points || multiples_c != 0) {
+        // runs go one range at a time (same results, nothing shared). Ranges all among the resident points share
+        // their classification and sorts as on the device.
+        const bool all_resident = std::all_of(firsts.begin(), firsts.end(), [&](size_t f) {
+            return !host_points || (f <= resident && n <= resident - f);
+        });
+        if (!all_resident || multiples_c != 0) {
             std::vector<ec::jacobian_t<F>> out;
             msm_report all;
             for (const size_t first : firsts) {
