@@ -154,7 +154,11 @@ const std::array<config_key, 43> keys{{
     {"gpud", "params_memory", text_key{CUZK_CONFIG_FIELD(gpud.params_memory)},
      "CUDA backend: where the parameters' points live: `\"device\"` (resident in GPU memory, ~44 GiB at 32 GiB), "
      "`\"host\"` (page-locked host memory, streamed to the GPU per MSM in segments: for GPUs without room), "
-     "`\"auto\"` (the device where they fit beside the NTTs and the least MSM scratch, else the host)."},
+     "`\"auto\"` (the device where they fit beside the NTTs and the least MSM scratch, else the host), "
+     "`\"split\"` (as `\"auto\"`, but a big set alone on the GPU that does not fit keeps as many of its points "
+     "on the device as fit beside the streaming and 12 GiB for the MSM scratch, streams the rest, and streams them "
+     "all once another big set comes or the kernels run out of device memory: not yet measured to gain, see "
+     "docs/gpu-backend.md)."},
     {"gpud", "release_host_points", boolean_key{CUZK_CONFIG_FIELD(gpud.release_host_points)},
      "CUDA backend: once a parameter set's points are on the GPU (or packed into the page-locked copy streamed "
      "from), the pages of their host copy go back to the kernel (~48 GiB for a 32 GiB PoRep set; those of B_G2 "

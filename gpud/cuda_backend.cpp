@@ -49,8 +49,9 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size
                  "host ranges of {} pinned for copies{}",
                  gpu, cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
                  placement == params_placement::device ? "device"
-                 : placement == params_placement::host ? "host (streamed)"
-                                                       : "device where they fit, else the host",
+                 : placement == params_placement::host  ? "host (streamed)"
+                 : placement == params_placement::split ? "device where they fit, else split between the two"
+                                                        : "device where they fit, else the host",
                  release_host_points ? "released once uploaded" : "kept",
                  pin_min_bytes == SIZE_MAX ? std::string("no size")
                                            : fmt::format("{} bytes and more", pin_min_bytes),

@@ -73,6 +73,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 
@@ -128,6 +129,11 @@ public:
                           params_placement placement = params_placement::automatic, bool release_host_points = false,
                           unsigned side_lane_max_log = default_side_lane_max_log);
     ~cuda_backend() override;
+    // TEST FACILITY: with the "auto" or "split" placement, the next sets made resident keep |g1_points| of their G1
+    // points on the device (clamped to the set's; l, a, b_g1, then h's) and stream the rest, B_G2's kept whole,
+    // as on a GPU whose free memory splits them so (choose_points_split, tested apart), whatever this one has
+    // free; std::nullopt: the free memory decides again.
+    void split_points_for_test(std::optional<size_t> g1_points) { forced_g1_resident_ = g1_points; }
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
     std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
@@ -234,6 +240,10 @@ private:
     // ([gpud] params_memory = "auto") then counts the memory the matrices and the witness take.
     resident_params& resident_for(const groth16::parameters& params, const compact_partition* compact = nullptr,
                                   unsigned log_m = 0);
+    // A set whose points were split between the device and host memory (resident_params::g1_resident > 0) streams
+    // them all from its host copy from now on, its device points freed: before another big set is placed, and
+    // after an allocation refused in the kernels. Under |mu_|, so no kernels of the set run.
+    void stream_whole(resident_params& r);
     // The MSM scratch limits and, with |row_a_spare| (full-witness partitions), the spare NTT slot, before the
     // first kernels on |r|'s points at 2^log_m (cuda_backend/device_memory_plan.cpp).
     void plan_device_memory(resident_params& r, unsigned log_m, bool row_a_spare);
@@ -288,6 +298,7 @@ private:
     uint64_t device_total_bytes_ = 0;
     bool b_g2_on_gpu_;
     params_placement placement_;
+    std::optional<size_t> forced_g1_resident_;  // split_points_for_test
     bool release_host_points_;
     unsigned side_lane_max_log_;
     size_t pin_min_bytes_;

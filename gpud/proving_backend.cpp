@@ -16,7 +16,9 @@ params_placement parse_params_placement(std::string_view text) {
     if (text == "auto") return params_placement::automatic;
     if (text == "device") return params_placement::device;
     if (text == "host") return params_placement::host;
-    throw input_error(fmt::format("[gpud] params_memory must be \"auto\", \"device\" or \"host\", not \"{}\"", text));
+    if (text == "split") return params_placement::split;
+    throw input_error(
+        fmt::format("[gpud] params_memory must be \"auto\", \"device\", \"host\" or \"split\", not \"{}\"", text));
 }
 
 const char* to_string(params_placement p) {
@@ -24,6 +26,7 @@ const char* to_string(params_placement p) {
         case params_placement::automatic: return "auto";
         case params_placement::device: return "device";
         case params_placement::host: return "host";
+        case params_placement::split: return "split";
     }
     return "?";
 }

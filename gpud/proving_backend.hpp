@@ -107,9 +107,11 @@ public:
 
 // Where the CUDA backend keeps the parameters' points ([gpud] params_memory): "device" resident in GPU memory,
 // "host" in page-locked host memory streamed to the GPU per MSM, "auto" the device where they fit with the NTTs
-// and the least MSM scratch beside them, else the host.
-enum class params_placement { automatic, device, host };
-// "auto", "device", "host" -> the placement; anything else throws input_error naming the key and the choices.
+// and the least MSM scratch beside them, else the host; "split" as "auto", but a big set alone on the GPU that
+// does not fit keeps as many of its points on the device as fit beside the streaming (cuda_backend.hpp).
+enum class params_placement { automatic, device, host, split };
+// "auto", "device", "host", "split" -> the placement; anything else throws input_error naming the key and the
+// choices.
 params_placement parse_params_placement(std::string_view text);
 const char* to_string(params_placement p);
 

@@ -51,4 +51,46 @@ stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
     return s;
 }
 
+points_split choose_points_split(const std::vector<size_t>& g1_queries, size_t n_g2, const stream_segments& segments,
+                                 size_t g1_bytes, size_t g2_bytes, size_t free, size_t keep_for_scratch,
+                                 const std::function<size_t(size_t, size_t)>& device_need_beside) {
+    points_split out;
+    size_t n_g1 = 0;
+    for (size_t q : g1_queries) n_g1 += q;
+    out.g2_resident = n_g2 <= 2 * segments.g2;
+    const size_t g2_device = out.g2_resident ? n_g2 * g2_bytes : 2 * segments.g2 * g2_bytes;
+    const size_t g2_run = out.g2_resident ? n_g2 : segments.g2;
+    // The largest G1 run with |r| points resident: a streamed segment, or a query's resident part.
+    auto g1_run = [&](size_t r) {
+        size_t run = r < n_g1 ? segments.g1 : 0, first = 0;
+        for (size_t q : g1_queries) {
+            if (first < r) run = std::max(run, std::min(q, r - first));
+            first += q;
+        }
+        return run;
+    };
+    auto need = [&](size_t r) {
+        const size_t buffers = r < n_g1 ? 2 * segments.g1 * g1_bytes : 0;
+        return r * g1_bytes + buffers + g2_device + keep_for_scratch + device_need_beside(g1_run(r), g2_run);
+    };
+    if (need(0) > free) {
+        // Not even the segments beside B_G2's resident points: everything streamed, as choose_segments planned.
+        out.g2_resident = false;
+        out.fits = segments.fits;
+        return out;
+    }
+    // need(r) grows with r: the most points that fit, by bisection.
+    size_t lo = 0, hi = n_g1;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo + 1) / 2;
+        if (need(mid) <= free)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    out.g1_resident = lo;
+    return out;
+}
+
 }  // namespace cuzk::gpud
+

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace cuzk::gpud {
 
@@ -40,5 +41,25 @@ struct stream_segments {
 };
 stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
                                 const std::function<size_t(size_t g1, size_t g2)>& device_need);
+
+// Where the points go when not all fit the device beside the kernels' least needs: the G1 context's first
+// |g1_resident| points (its queries in context order: l, a, b_g1, then h, so that h, whose MSM has random scalars
+// and so hides its copies under its kernels, is the first streamed) stay on the device and the rest stream from
+// host memory through two segment buffers; B_G2's points stay resident where they take no more device memory than
+// their two segment buffers would (a 32 GiB PoRep set's 33 M G2 points: 6 GiB, the same as two 2^24 segments),
+// else they stream too. Each GiB kept resident saves a PoRep partition ~17 ms of copies on an H100 (L, A and B
+// are bound by the link: 50 GB/s).
+struct points_split {
+    size_t g1_resident = 0;
+    bool g2_resident = false;
+    bool fits = true;  // false: not even the segments fit beside the kernels' needs (all streamed, as before)
+};
+// |g1_queries|: the G1 queries' sizes in context order; |segments|: choose_segments' for the whole set streamed;
+// |g1_bytes|, |g2_bytes|: a point's device bytes; |free|: device bytes free; |device_need_beside(g1_run,
+// g2_run)|: what the kernels take beside the points for runs of those sizes (the NTTs, the MSMs' least
+// scratch, a reserve); |keep_for_scratch|: device bytes left beside that for the MSMs' scratch to grow into.
+points_split choose_points_split(const std::vector<size_t>& g1_queries, size_t n_g2, const stream_segments& segments,
+                                 size_t g1_bytes, size_t g2_bytes, size_t free, size_t keep_for_scratch,
+                                 const std::function<size_t(size_t g1_run, size_t g2_run)>& device_need_beside);
 
 }  // namespace cuzk::gpud

@@ -489,6 +489,57 @@ TEST(CudaBackend, HostCopyOfThePointsGivenBackOnceResidentProofsUnchanged) {
     }
 }
 
+// The points split between the device and host memory (params_memory = "split" on a GPU without room for them
+// all; split_points_for_test stands in for the free memory): the G1 context's first points resident (l, a, b_g1,
+// then h's), the rest streamed; split nowhere, inside l, inside a, inside h and after every G1 point, each proof
+// equal to the CPU's, with the host vectors given back.
+TEST(CudaBackend, PointsSplitBetweenDeviceAndHostProveAsTheCpu) {
+    SKIP_WITHOUT_GPU();
+    const keys& k = keys_for("sha256:2");
+    proving_assignment pa = synthesized("sha256:2");
+    const witness_view w = view_of(pa);
+    gpud::cpu_backend cpu;
+    const parameters& p = k.setup.params;
+    const proof want = prove_with(cpu, w, p, 41);
+    const size_t n_g1 = p.l.size() + p.a.size() + p.b_g1.size() + p.h.size();
+    for (const size_t resident : {size_t(0), p.l.size() / 2, p.l.size() + p.a.size() / 3,
+                                  p.l.size() + p.a.size() + p.b_g1.size() + p.h.size() / 2, n_g1}) {
+        SCOPED_TRACE(std::to_string(resident) + " of " + std::to_string(n_g1) + " G1 points resident");
+        gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
+                              gpud::params_placement::split, true);
+        be.split_points_for_test(resident);
+        const parameters copy = p;
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 41)), proof_to_bytes(want));
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 41)), proof_to_bytes(want)) << "again, set resident";
+        EXPECT_GT(be.host_points_released_bytes(), copy.h.size() * sizeof(copy.h[0]));
+        be.forget(copy);
+        EXPECT_EQ(be.resident_sets(), 0u);
+    }
+}
+
+// A split set streams all its points once another big set is placed (there is no room for two splits): its
+// proofs still equal the CPU's, from its host copy alone (the host vectors given back), and so do the other's.
+TEST(CudaBackend, ASplitSetStreamsWholeOnceAnotherBigSetIsPlaced) {
+    SKIP_WITHOUT_GPU();
+    const keys& ka = keys_for("sha256:2");
+    const keys& kb = keys_for("sha256:1");
+    proving_assignment pa = synthesized("sha256:2"), pb = synthesized("sha256:1");
+    gpud::cpu_backend cpu;
+    const proof want_a = prove_with(cpu, view_of(pa), ka.setup.params, 51);
+    const proof want_b = prove_with(cpu, view_of(pb), kb.setup.params, 52);
+    // Sets above 2^12 count as big here (the side lane's bound).
+    gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes, gpud::params_placement::split,
+                          true, 12);
+    const parameters a = ka.setup.params, b = kb.setup.params;
+    be.split_points_for_test(a.l.size() + a.a.size());
+    EXPECT_EQ(proof_to_bytes(prove_with(be, view_of(pa), a, 51)), proof_to_bytes(want_a)) << "split";
+    EXPECT_EQ(proof_to_bytes(prove_with(be, view_of(pb), b, 52)), proof_to_bytes(want_b)) << "the second set";
+    EXPECT_EQ(proof_to_bytes(prove_with(be, view_of(pa), a, 51)), proof_to_bytes(want_a)) << "streamed whole";
+    EXPECT_EQ(be.resident_sets(), 2u);
+    be.forget(a);
+    be.forget(b);
+}
+
 TEST(CudaBackend, ParametersOfAnotherCircuitAreRejectedBeforeTheKernels) {
     SKIP_WITHOUT_GPU();
     const keys& k = keys_for("mul:64");

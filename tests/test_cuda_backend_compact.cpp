@@ -137,7 +137,7 @@ size_t compact_bytes(const gpud::compact_partition& w) {
 class CudaBackendCompactProof : public ::testing::TestWithParam<std::string> {};
 
 // In a registered block laid out as a ring slot (as gpud runs it), and from separate vectors; with the points
-// resident and in host memory; B_G2 on the CPU takes the host expansion. Each equals the CPU backend's proof of
+// resident, in host memory and split between the two; B_G2 on the CPU takes the host expansion. Each equals the CPU backend's proof of
 // the same compact partition and the CUDA backend's proof of the full witness, and verifies.
 TEST_P(CudaBackendCompactProof, EqualsTheCpuBackendsAndVerifies) {
     SKIP_WITHOUT_GPU();
@@ -154,6 +154,10 @@ TEST_P(CudaBackendCompactProof, EqualsTheCpuBackendsAndVerifies) {
     gpud::cuda_backend host_points(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
                                    gpud::params_placement::host);
     gpud::cuda_backend b_g2_on_cpu(0, false, 0);
+    // Split between the device and host memory inside a's points (l and part of a resident), as where not all
+    // fit (split_points_for_test; L and A then run apart, A across the split).
+    gpud::cuda_backend split(0, true, 0);
+    split.split_points_for_test(params.l.size() + params.a.size() / 2);
     for (uint64_t seed : {1000u, 1001u}) {
         SCOPED_TRACE(spec + " seed " + std::to_string(seed));
         const auto want = prove_compact(cpu, separate, params, seed);
@@ -162,6 +166,7 @@ TEST_P(CudaBackendCompactProof, EqualsTheCpuBackendsAndVerifies) {
         EXPECT_EQ(prove_compact(be, slot.view, params, seed), want) << "in a ring slot's layout";
         EXPECT_EQ(prove_compact(be, separate, params, seed), want) << "separate vectors";
         EXPECT_EQ(prove_compact(host_points, slot.view, params, seed), want) << "points in host memory";
+        EXPECT_EQ(prove_compact(split, separate, params, seed), want) << "points split at a";
         EXPECT_EQ(prove_compact(b_g2_on_cpu, separate, params, seed), want) << "B_G2 on the CPU";
     }
     auto c = counters_of(be);

@@ -117,14 +117,14 @@ TEST(GpudBackendSelection, UnknownNamesAreRefusedNamingTheChoices) {
 
 TEST(GpudBackendSelection, ParamsPlacementNamesRoundTripAndOthersAreRefused) {
     using gpud::params_placement;
-    for (auto p : {params_placement::automatic, params_placement::device, params_placement::host})
+    for (auto p : {params_placement::automatic, params_placement::device, params_placement::host, params_placement::split})
         EXPECT_EQ(gpud::parse_params_placement(gpud::to_string(p)), p);
     EXPECT_EQ(gpud::parse_params_placement("auto"), params_placement::automatic);
     try {
         (void)gpud::parse_params_placement("gpu");
         FAIL() << "\"gpu\" parsed";
     } catch (const input_error& e) {
-        EXPECT_NE(std::string(e.what()).find("[gpud] params_memory must be \"auto\", \"device\" or \"host\", not \"gpu\""),
+        EXPECT_NE(std::string(e.what()).find("[gpud] params_memory must be \"auto\", \"device\", \"host\" or \"split\", not \"gpu\""),
                   std::string::npos)
             << e.what();
     }

@@ -1,12 +1,15 @@
 // The CUDA backend's share of device memory between its G1 and G2 MSM scratch (gpud/scratch_plan.hpp):
 // no limit where both fit, G1 unlimited where its need and G2's least fit, proportional shares raised to
 // each context's least below that, and "does not fit" (each at its least) where even the leasts exceed
-// what is available.
+// what is available; streamed segments and the points split between the device and host memory.
 #include <gtest/gtest.h>
 
 #include "gpud/scratch_plan.hpp"
 
+using cuzk::gpud::choose_points_split;
 using cuzk::gpud::choose_segments;
+using cuzk::gpud::points_split;
+using cuzk::gpud::stream_segments;
 using cuzk::gpud::plan_scratch;
 using cuzk::gpud::scratch_demand;
 
@@ -91,4 +94,50 @@ TEST(StreamSegments, LargestThatFitHalvedTogether) {
     s = choose_segments(size_t(1) << 27, 44000000, GiB, need);
     EXPECT_FALSE(s.fits);
     EXPECT_EQ(s.g1, size_t(1) << 20);
+}
+
+// Points split between the device and host memory: the G1 context's first points resident (l, a, b_g1, then
+// h's), as many as fit beside the segment buffers, B_G2's resident points, the scratch kept and the kernels'
+// needs for the largest run; B_G2 resident only where its segments would take as much; nothing resident where not
+// even the segments fit beside B_G2.
+TEST(PointsSplit, MostG1PointsThatFitAreResident) {
+    // The 32 GiB PoRep set: l, a, b_g1, h; 33.1 M G2 points. Beside: 16 GiB of NTT + 1 + 96 bytes a run point.
+    const std::vector<size_t> g1 = {130169893, 129753948, 33112282, (size_t(1) << 27) - 1};
+    const size_t n_g2 = 33112282;
+    auto beside = [](size_t g1_run, size_t g2_run) { return 17 * GiB + g1_run * 96 + g2_run * 96; };
+    const stream_segments seg{size_t(1) << 25, size_t(1) << 24, true};
+    auto used = [&](const points_split& s, size_t keep) {
+        size_t run = 0, first = 0;
+        for (size_t q : g1) {
+            if (first < s.g1_resident) run = std::max(run, std::min(q, s.g1_resident - first));
+            first += q;
+        }
+        run = std::max(run, seg.g1);
+        return s.g1_resident * 96 + 2 * seg.g1 * 96 + n_g2 * 192 + keep + beside(run, n_g2);
+    };
+    auto s = choose_points_split(g1, n_g2, seg, 96, 192, 68 * GiB, 0, beside);
+    EXPECT_TRUE(s.fits);
+    EXPECT_TRUE(s.g2_resident) << "33.1 M G2 points take less than two segments of 2^24";
+    EXPECT_GT(s.g1_resident, g1[0]) << "l and more resident";
+    EXPECT_LT(s.g1_resident, g1[0] + g1[1] + g1[2] + g1[3]);
+    EXPECT_LE(used(s, 0), 68 * GiB);
+    // One point more would not fit.
+    points_split more = s;
+    ++more.g1_resident;
+    EXPECT_GT(used(more, 0), 68 * GiB);
+    // Scratch kept: fewer points resident, by about its size.
+    const auto kept = choose_points_split(g1, n_g2, seg, 96, 192, 68 * GiB, 4 * GiB, beside);
+    EXPECT_LT(kept.g1_resident, s.g1_resident);
+    EXPECT_LE(used(kept, 4 * GiB), 68 * GiB);
+    // Room for everything: every G1 point resident (no segment buffers needed then).
+    const auto all = choose_points_split(g1, n_g2, seg, 96, 192, 200 * GiB, 0, beside);
+    EXPECT_EQ(all.g1_resident, g1[0] + g1[1] + g1[2] + g1[3]);
+    // A G2 query larger than its two segments streams.
+    const auto g2_streamed = choose_points_split(g1, 3 * (size_t(1) << 24), seg, 96, 192, 68 * GiB, 0, beside);
+    EXPECT_FALSE(g2_streamed.g2_resident);
+    // Not even the segments beside B_G2 and the kernels: all streamed, the segments' verdict kept.
+    const auto none = choose_points_split(g1, n_g2, seg, 96, 192, 20 * GiB, 0, beside);
+    EXPECT_EQ(none.g1_resident, 0u);
+    EXPECT_FALSE(none.g2_resident);
+    EXPECT_TRUE(none.fits);
 }

@@ -17,16 +17,20 @@
 //   --ones force one of the production sums where the sizes would choose (msm_sum); --uniform-windows 1:
 //   every window c bits, as before the even split; 0: the default)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--census F] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
-//                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points] [--h-sweep]
+//                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points [--resident-gib G]
+//                  [--g2-resident]] [--h-sweep]
 //                  [--uniform-windows] [--separate-la] [--phases]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
 //   the pinned copies and gpud's sequence, without timing the pageable copies (the rows' are skipped) and
 //   without the pinning-beside step (gpud pins every range it copies; those steps take most of the mode's
 //   minutes); --host-points:
-//   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host")
+//   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host";
+//   --resident-gib G: the first G GiB of G1 points on the device, the rest streamed, as gpud splits them where not
+//   all fit; --g2-resident: B_G2's points on the device)
 //
 //   cuzk_bench_gpu --compact-partition [--registered-proof NAME] [--matrix-file F] [--census F] [--reps 3]
+//                  [--params-memory auto|device|host]
 //   (gpud's CUDA backend on a SYNTHETIC compact partition of a PoRep shape, 32 GiB by default: compact_bench
 //   below)
 //
@@ -365,6 +369,13 @@ long long arg_ll(int argc, char** argv, const char* name, long long def) {
     return def;
 }
 
+double arg_double(int argc, char** argv, const char* name, double def) {
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], name) == 0) return std::atof(argv[i + 1]);
+    }
+    return def;
+}
+
 double device_used_gib() {
     size_t free_b = 0, total_b = 0;
     if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return -1;
@@ -438,8 +449,9 @@ int partition_bench(int argc, char** argv) {
         ntt.prepare(L);
         cuda::g1_msm_context g1;
         cuda::g2_msm_context g2;
-        const size_t first_h = 0, first_l = n_h, first_a = n_h + n_l, first_b = n_h + n_l + n_a;
-        const size_t n_g1 = first_b + n_b;
+        // l, a, b_g1, then h: the order of the backend, whose points kept in host memory are the context's last.
+        const size_t first_l = 0, first_a = n_l, first_b = n_l + n_a, first_h = n_l + n_a + n_b;
+        const size_t n_g1 = first_h + n_h;
         auto seeds = seeds_for<ff::fp_t>(n_g1, 31);
         t0 = now_ms();
         g1.generate_points(n_g1, seeds);
@@ -462,19 +474,30 @@ int partition_bench(int argc, char** argv) {
                 if (p) cudaFreeHost(p);
             }
         } host_g1, host_g2;
+        // --resident-gib G (with --host-points): the first G GiB of the G1 points (l, a, b_g1, then h's) stay on
+        // the device, the rest streamed, as the backend splits them where not all fit; --g2-resident: B_G2's
+        // points stay on the device.
         const bool host_points = has_flag(argc, argv, "--host-points");
         const size_t seg_g1 = size_t(1) << 25, seg_g2 = size_t(1) << 24;
+        const size_t g1_resident =
+            host_points ? std::min(n_g1, size_t(arg_double(argc, argv, "--resident-gib", 0) * gib / 96)) : n_g1;
+        const bool g2_resident = !host_points || has_flag(argc, argv, "--g2-resident");
         if (host_points) {
             t0 = now_ms();
             if (cudaHostAlloc(&host_g1.p, n_g1 * 96, cudaHostAllocPortable) != cudaSuccess ||
-                cudaHostAlloc(&host_g2.p, n_b * 192, cudaHostAllocPortable) != cudaSuccess)
+                (!g2_resident && cudaHostAlloc(&host_g2.p, n_b * 192, cudaHostAllocPortable) != cudaSuccess))
                 throw std::runtime_error("cudaHostAlloc of the points' host copy failed");
             g1.download_points_packed(host_g1.p);
-            g2.download_points_packed(host_g2.p);
-            g1.use_host_points(host_g1.p, n_g1, seg_g1);
-            g2.use_host_points(host_g2.p, n_b, seg_g2);
-            std::snprintf(note, sizeof note, "%.1f GiB page-locked; segments of 2^25 G1, 2^24 G2 points; device memory "
-                          "in use %.1f GiB", double(n_g1 * 96 + n_b * 192) / gib, device_used_gib());
+            g1.use_host_points(static_cast<std::byte*>(host_g1.p) + g1_resident * 96, n_g1, seg_g1, g1_resident);
+            g1.upload_packed_at(0, host_g1.p, g1_resident);
+            if (!g2_resident) {
+                g2.download_points_packed(host_g2.p);
+                g2.use_host_points(host_g2.p, n_b, seg_g2);
+            }
+            std::snprintf(note, sizeof note, "%.1f GiB page-locked (%.1f GiB of G1 points resident%s); segments of 2^25 "
+                          "G1, 2^24 G2 points; device memory in use %.1f GiB",
+                          double((n_g1 - g1_resident) * 96 + (g2_resident ? 0 : n_b * 192)) / gib,
+                          double(g1_resident * 96) / gib, g2_resident ? ", G2 resident" : "", device_used_gib());
             record("partition: points moved to host memory", now_ms() - t0, note);
         }
         // --device-gib D: as on a GPU of D GiB (the rest of this one's memory taken by a ballast allocation),
@@ -503,8 +526,10 @@ int partition_bench(int argc, char** argv) {
             record("partition: as on a " + std::to_string(device_gib) + " GiB GPU", 0, note);
         }
         {
-            const size_t g1_max = host_points ? seg_g1 : std::max({n_h, n_l, n_a, n_b});
-            const gpud::scratch_plan plan = gpud::plan_msm_scratch(0, g1_max, host_points ? seg_g2 : n_b, L,
+            // The largest run: a resident query (or its resident part), or a streamed segment.
+            const size_t g1_max = host_points ? std::max(seg_g1, std::min(g1_resident, std::max({n_l, n_a, n_b, n_h})))
+                                              : std::max({n_h, n_l, n_a, n_b});
+            const gpud::scratch_plan plan = gpud::plan_msm_scratch(0, g1_max, g2_resident ? n_b : seg_g2, L,
                                                                    g1.scratch_bytes() + g2.scratch_bytes(),
                                                                    ntt.device_bytes());
             g1.set_scratch_limit(plan.g1_limit);
@@ -1359,7 +1384,11 @@ int compact_bench(int argc, char** argv) {
                   double((n_h + n_l + n_a + n_b) * 96 + n_b * 192) / gib);
     record("compact: random parameters made (GPU, to host)", now_ms() - t0, note);
 
-    gpud::cuda_backend be(0);
+    // --params-memory auto|device|host: as [gpud] params_memory (auto by default, as gpud).
+    const char* placement = arg_str(argc, argv, "--params-memory");
+    gpud::cuda_backend be(0, true, gpud::cuda_backend::default_pin_min_bytes,
+                          gpud::cuda_backend::default_scalar_cache_bytes,
+                          placement ? gpud::parse_params_placement(placement) : gpud::params_placement::automatic);
     be.register_host_region(std::as_bytes(std::span<const uint64_t>(slot)));
     auto prove = [&](std::vector<double>* prep, std::vector<double>* kern) {
         double t = now_ms();

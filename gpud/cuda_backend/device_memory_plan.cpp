@@ -41,9 +41,9 @@ scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsig
 }
 
 void cuda_backend::plan_device_memory(resident_params& r, unsigned log_m, bool row_a_spare) {
-    // The largest run of each context: a whole query resident, a segment streamed.
-    const size_t g1_max = r.on_host() ? r.segment_g1 : std::max({r.h.size, r.l.size, r.a.size, r.b_g1.size});
-    const size_t g2_max = !r.g2 ? 0 : r.on_host() ? r.segment_g2 : r.b_g2.size;
+    // The largest run of each context: a whole query resident, its resident part, a segment streamed.
+    const size_t g1_max = r.largest_g1_run();
+    const size_t g2_max = r.largest_g2_run();
     const size_t held = r.g1->scratch_bytes() + (r.g2 ? r.g2->scratch_bytes() : 0);
     scratch_plan plan = plan_msm_scratch(gpu_, g1_max, g2_max, log_m, held, ntt_->device_bytes(), oom_margin_);
     // The spare NTT slot for the waiting partition's row a (4 GiB at 2^27), where the B_G2 thread can copy it
@@ -97,7 +97,7 @@ void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::devi
     }
     size_t points = 0, matrices = 0, g1 = 0, g2 = 0;
     for (auto& [params, r] : resident_) {
-        points += r->on_host() ? 0 : r->bytes();
+        points += r->device_point_bytes();
         if (r->matrices) matrices += r->matrices->device_bytes();
         if (r->g1) g1 += r->g1->scratch_bytes();
         if (r->g2) g2 += r->g2->scratch_bytes();
@@ -111,6 +111,10 @@ void cuda_backend::plan_after_out_of_memory(const cuda_work& w, const cuda::devi
                  gib(compact_witness_ ? compact_witness_->device_bytes() : 0), gib(ntt_->device_bytes()), gib(g1),
                  gib(g2), gib(oom_margin_ + device_reserve));
     for (auto& [params, r] : resident_) {
+        // A set split between the device and host memory took what the estimates said the kernels would leave
+        // free: it streams all its points from now on (today's placement of a set that does not fit), so the
+        // next plan has its resident points' memory too, whatever the estimates missed.
+        if (r->on_host() && r->g1_resident > 0) stream_whole(*r);
         if (r->g1) r->g1->release_scratch();
         if (r->g2) r->g2->release_scratch();
         r->scratch_planned = false;

@@ -117,9 +117,9 @@ void cuda_backend::kernel_sequence::run() {
     // scalars are mostly zeros and ones as in a real partition (48 ms on an H200; docs/benchmarks-history.md). It
     // returns
     // before the prestage window opens, so the B_G2 thread overwrites those scalars with the next partition's
-    // only after B_G1 has read them. Not with the points in host memory, whose streamed segments would share
+    // only after B_G1 has read them. Not with B_G1's points streamed from host memory, whose segments would share
     // the bus with the rows.
-    b_g1_first = m > 1 && b_g2.valid() && !r.on_host();
+    b_g1_first = m > 1 && b_g2.valid() && (!r.on_host() || r.b_g1.first + r.b_g1.size <= r.g1_resident);
     // The rows stay allocated (and pinned) until finish: unpinning and freeing 12 GiB is CPU work that does not
     // belong under the lock.
     if (m > 1) {

@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <thread>
 
 #include "common/util/resources.hpp"
@@ -42,6 +43,8 @@ struct points_layout {
     params_placement placement = params_placement::automatic;
     bool b_g2_on_gpu = true;
     bool release_host_points = false;  // [gpud] release_host_points
+    std::optional<size_t> forced_g1_resident;  // cuda_backend::split_points_for_test
+    bool may_split = false;  // params_memory = "split", a big set, no other big one resident: some points may stay
     size_t n_g1 = 0;    // h, l, a, b_g1 back to back
     size_t n_g2 = 0;    // b_g2, 0 with B_G2 on the CPU
     size_t g1_max = 0;  // the largest G1 query
@@ -59,7 +62,7 @@ struct points_layout {
 // point); each context streams its segments from there. A part whose thread cannot be started is packed on this
 // one: a packing left half done would lose points whose vectors were already given back (release_host_copy).
 template <class F>
-void pack_points(const std::vector<ec::affine_t<F>>& q, std::byte* out) noexcept {
+void pack_points(std::span<const ec::affine_t<F>> q, std::byte* out) noexcept {
     std::array<std::thread, 8> threads;
     const size_t n = q.size(), per = std::max<size_t>(1, (n + threads.size() - 1) / threads.size());
     size_t t = 0;
@@ -115,7 +118,11 @@ std::unique_ptr<std::byte[]> host_points_buffer(size_t bytes, const points_layou
 
 // The points in host memory, streamed to the contexts in segments of 2^25 G1 and 2^24 G2 points (two buffers
 // each: 6.4 GB apiece), halved while they and the least scratch for runs of that size do not fit
-// (choose_segments).
+// (choose_segments). Where |fit| allows a split (params_memory = "split", no other big set resident), as many as
+// fit beside the segments also stay on the device (choose_points_split: the G1 context's first points, l, a,
+// b_g1, then h's; B_G2's where streaming them would save no device memory), so that only the rest stream: on an
+// H100 80GB, a 32 GiB PoRep set's l, a and most of b_g1. The host copy holds every G1 point all the same, so that
+// the split can be undone (cuda_backend::stream_whole) without the parameters' vectors, given back by then.
 void stream_points_from_host(resident_params& r, const groth16::parameters& params, const points_layout& fit,
                              std::chrono::steady_clock::time_point t0) {
     auto device_need = [&](size_t s1, size_t s2) {
@@ -129,14 +136,22 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
             "use a GPU with more memory{}, or [gpud] backend = \"cpu\"",
             fit.gpu, double(fit.avail) / gib, fit.log_m, double(device_need(seg.g1, seg.g2)) / gib,
             fit.b_g2_on_gpu ? ", [gpud] b_g2_on_gpu = false" : ""));
+    points_split split;
+    if (fit.forced_g1_resident)
+        split = {std::min(*fit.forced_g1_resident, fit.n_g1), true, true};
+    else if (fit.may_split)
+        split = choose_points_split({r.l.size, r.a.size, r.b_g1.size, r.h.size}, fit.n_g2, seg, 2 * sizeof(ff::fp_t),
+                                    2 * sizeof(ff::fp2_t), fit.avail, split_keeps_free, fit.least_beside);
+    r.g1_resident = split.g1_resident;
+    const bool g2_streamed = fit.b_g2_on_gpu && !split.g2_resident;
     // The copy is written as it is made: on a host without room for it the kernel would kill gpud part way
     // (new[] succeeds on Linux whatever is free), so the room is asked first. With the parameters' own vectors
     // given back one by one as each is packed, the copy never holds more beside them than the largest query.
     const size_t host_bytes =
-        fit.n_g1 * 2 * sizeof(ff::fp_t) + (fit.b_g2_on_gpu ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0);
+        fit.n_g1 * 2 * sizeof(ff::fp_t) + (g2_streamed ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0);
     const size_t host_peak =
         fit.release_host_points
-            ? std::max(fit.g1_max * 2 * sizeof(ff::fp_t), fit.b_g2_on_gpu ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0)
+            ? std::max(fit.g1_max * 2 * sizeof(ff::fp_t), g2_streamed ? fit.n_g2 * 2 * sizeof(ff::fp2_t) : 0)
             : host_bytes;
     const std::optional<uint64_t> host_available = host_memory_available_bytes();
     if (!host_memory_fits(host_peak, host_available))
@@ -155,44 +170,53 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
             double(*host_available) / gib, double(HOST_MEMORY_RESERVE) / gib));
     r.segment_g1 = seg.g1;
     r.segment_g2 = seg.g2;
-    // What may throw first (the host copy's allocation, the contexts and their segment buffers on the device),
-    // then the packing, which gives the parameters' vectors back as it goes and so must not stop half way.
+    // What may throw first (the host copy's allocation, the contexts, their resident points and segment buffers
+    // on the device), then the packing, which gives the parameters' vectors back as it goes and so must not stop
+    // half way.
     r.host_g1 = host_points_buffer(fit.n_g1 * 2 * sizeof(ff::fp_t), fit);
     r.g1 = std::make_unique<cuda::g1_msm_context>(fit.gpu, fit.streams);
-    r.g1->use_host_points(r.host_g1.get(), fit.n_g1, std::max<size_t>(r.segment_g1, 1));
+    r.g1->use_host_points(r.host_g1.get() + r.g1_resident * 2 * sizeof(ff::fp_t), fit.n_g1,
+                          std::max<size_t>(r.segment_g1, 1), r.g1_resident);
     if (fit.b_g2_on_gpu) {
         size_t next = 0;
         place(r.b_g2, params.b_g2, next);
-        r.host_g2 = host_points_buffer(fit.n_g2 * 2 * sizeof(ff::fp2_t), fit);
         r.g2 = std::make_unique<cuda::g2_msm_context>(fit.gpu, fit.streams);
-        r.g2->use_host_points(r.host_g2.get(), fit.n_g2, std::max<size_t>(r.segment_g2, 1));
+        if (g2_streamed) {
+            r.host_g2 = host_points_buffer(fit.n_g2 * 2 * sizeof(ff::fp2_t), fit);
+            r.g2->use_host_points(r.host_g2.get(), fit.n_g2, std::max<size_t>(r.segment_g2, 1));
+        } else {
+            r.g2->upload_points(params.b_g2);
+        }
     }
-    r.released.reserve(5);
-    size_t packed = 0;
-    for (const auto& [name, q] : {std::pair{"h", &params.h}, std::pair{"l", &params.l}, std::pair{"a", &params.a},
-                                  std::pair{"b_g1", &params.b_g1}}) {
-        pack_points<ff::fp_t>(*q, r.host_g1.get() + packed * 2 * sizeof(ff::fp_t));
-        packed += q->size();
-        release_host_copy(r, *q, name, fit);
+    r.released.reserve(5);  // no allocation between giving one vector back and the next
+    for (const auto& [name, q, vec] :
+         {std::tuple{"l", &r.l, &params.l}, std::tuple{"a", &r.a, &params.a}, std::tuple{"b_g1", &r.b_g1, &params.b_g1},
+          std::tuple{"h", &r.h, &params.h}}) {
+        pack_points<ff::fp_t>(std::span<const ec::g1_affine_t>(*vec), r.host_g1.get() + q->first * 2 * sizeof(ff::fp_t));
+        release_host_copy(r, *vec, name, fit);
     }
     if (r.g2) {
-        pack_points<ff::fp2_t>(params.b_g2, r.host_g2.get());
+        if (g2_streamed) pack_points<ff::fp2_t>(params.b_g2, r.host_g2.get());
         release_host_copy(r, params.b_g2, "b_g2", fit);
     }
-    // Page-locked once written: locking commits every page of the copy at once.
+    // Page-locked once written: locking commits every page of the copy at once. The resident part then goes up
+    // from it at the link's rate.
     r.pin_g1 = cuda::host_pin(fit.gpu, r.host_g1.get(), fit.n_g1 * 2 * sizeof(ff::fp_t));
-    if (r.g2) r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t));
-    const bool pinned = r.pin_g1.pinned() && (!r.g2 || r.pin_g2.pinned());
+    if (r.host_g2) r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t));
+    r.g1->upload_packed_at(0, r.host_g1.get(), r.g1_resident);
+    const bool pinned = r.pin_g1.pinned() && (!r.host_g2 || r.pin_g2.pinned());
     if (!pinned)
         spdlog::warn("GPU {}: the parameters' host copy could not be page-locked ({}): its segments are copied "
                      "from pageable memory, slower",
                      fit.gpu, !r.pin_g1.pinned() ? r.pin_g1.error() : r.pin_g2.error());
     spdlog::info("GPU {}: parameters in host memory ([gpud] params_memory = \"{}\"; {:.2f} GiB of points, {:.1f} "
-                 "GiB of device memory free): {} h, {} l, {} a, {} b_g1, {} b_g2 points, streamed to the GPU in "
-                 "segments of {} G1 / {} G2 points, prepared in {:.2f} s{}",
+                 "GiB of device memory free): {} h, {} l, {} a, {} b_g1, {} b_g2 points; {:.2f} GiB of them also kept "
+                 "on the device ({} of {} G1 points: l, a, b_g1, then h's; B_G2's {}), the rest streamed to the GPU "
+                 "in segments of {} G1 / {} G2 points; prepared in {:.2f} s{}",
                  fit.gpu, to_string(fit.placement), double(fit.need) / gib, double(fit.avail) / gib, r.h.size,
-                 r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, r.segment_g1, r.segment_g2,
-                 seconds_since(t0), released_note(r));
+                 r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, double(r.device_point_bytes()) / gib,
+                 r.g1_resident, fit.n_g1, !r.g2 ? "on the CPU" : g2_streamed ? "streamed" : "resident", r.segment_g1,
+                 r.segment_g2, seconds_since(t0), released_note(r));
 }
 
 // The points uploaded to the device, G1 queries back to back in one context.
@@ -288,6 +312,17 @@ void cuda_backend::forget(const groth16::parameters& params) {
     }
 }
 
+void cuda_backend::stream_whole(resident_params& r) {
+    const size_t freed = r.g1_resident * 2 * sizeof(ff::fp_t);
+    r.g1->use_host_points(r.host_g1.get(), r.h.first + r.h.size, std::max<size_t>(r.segment_g1, 1), 0);
+    r.g1_resident = 0;
+    r.scratch_planned = false;  // planned again before its next kernels, with the memory it has now
+    spdlog::info("GPU {}: the {:.2f} GiB of G1 points a parameter set kept on the device are freed (another big set "
+                 "is placed, or the kernels ran out of device memory): all its G1 points stream from host memory "
+                 "from now on",
+                 gpu_, double(freed) / gib);
+}
+
 void cuda_backend::make_resident_before_lock(const groth16::parameters& params, const compact_partition* compact,
                                              unsigned log_m, bool row_a_spare) {
     const bool with_matrices = compact != nullptr;
@@ -345,10 +380,12 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     fit.placement = placement_;
     fit.b_g2_on_gpu = b_g2_on_gpu_;
     fit.release_host_points = release_host_points_;
-    place(r->h, params.h, fit.n_g1);
+    // h last: where the points do not all fit the device, the context's last points are those streamed, and h's
+    // MSM (random scalars) hides its copies under its kernels best.
     place(r->l, params.l, fit.n_g1);
     place(r->a, params.a, fit.n_g1);
     place(r->b_g1, params.b_g1, fit.n_g1);
+    place(r->h, params.h, fit.n_g1);
     fit.n_g2 = b_g2_on_gpu_ ? params.b_g2.size() : 0;
     fit.g1_max = std::max({r->h.size, r->l.size, r->a.size, r->b_g1.size});
     fit.need = fit.n_g1 * 2 * sizeof(ff::fp_t) + fit.n_g2 * 2 * sizeof(ff::fp2_t);
@@ -361,8 +398,22 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
                (g2_run ? cuda::g2_msm_context::scratch_estimate(g2_run, g2_run, 1) : 0);
     };
     bool on_host = placement_ == params_placement::host;
-    if (placement_ == params_placement::automatic)
-        on_host = fit.need + fit.least_beside(fit.g1_max, fit.n_g2) > fit.avail;
+    if (placement_ == params_placement::automatic || placement_ == params_placement::split) {
+        fit.forced_g1_resident = forced_g1_resident_;
+        on_host = forced_g1_resident_ || fit.need + fit.least_beside(fit.g1_max, fit.n_g2) > fit.avail;
+        // A split fills the device: with another big set resident there is no room for it (two 32 GiB sets'
+        // segments, matrices and scratch fill an H100 between them), and a split set gives its device points
+        // back before another big set is placed.
+        if (on_host && fit.log_m > side_lane_max_log_ && placement_ == params_placement::split) {
+            fit.may_split = true;
+            for (auto& [other, set] : resident_) {
+                if (set->domain_log() <= side_lane_max_log_) continue;
+                fit.may_split = false;
+                if (set->on_host() && set->g1_resident > 0) stream_whole(*set);
+            }
+            fit.avail = cuda::free_device_memory(gpu_);
+        }
+    }
     if (!on_host && fit.need > fit.avail)
         // Resident only ([gpud] params_memory = "device"), and the points alone do not fit: say so in those terms
         // rather than as the CUDA allocation error of an upload.

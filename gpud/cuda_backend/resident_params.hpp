@@ -8,6 +8,7 @@
 // their addresses and sizes, by which the set is still known, and their pages are restored when this goes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -51,7 +52,25 @@ struct cuda_backend::resident_params {
     std::unique_ptr<std::byte[]> host_g1, host_g2;
     cuda::host_pin pin_g1, pin_g2;
     size_t segment_g1 = 0, segment_g2 = 0;
+    // With the points in host memory: the G1 context's first points kept on the device (its queries l, a, b_g1,
+    // h in that order; host_g1 holds the others), and B_G2's whole where host_g2 is null.
+    size_t g1_resident = 0;
+    // Some points streamed from host memory.
     bool on_host() const { return host_g1 != nullptr; }
+    // The largest run of each context: a whole query resident, its resident part, or a streamed segment.
+    size_t largest_g1_run() const {
+        if (!on_host()) return std::max({h.size, l.size, a.size, b_g1.size});
+        size_t run = g1_resident < h.first + h.size ? segment_g1 : 0;
+        for (const query* q : {&l, &a, &b_g1, &h})
+            if (q->first < g1_resident) run = std::max(run, std::min(q->size, g1_resident - q->first));
+        return run;
+    }
+    size_t largest_g2_run() const { return !g2 ? 0 : host_g2 ? segment_g2 : b_g2.size; }
+    // Device bytes of the points (those kept there where some are streamed; segment buffers not counted).
+    size_t device_point_bytes() const {
+        if (!on_host()) return bytes();
+        return g1_resident * 2 * sizeof(ff::fp_t) + (g2 && !host_g2 ? b_g2.size * 2 * sizeof(ff::fp2_t) : 0);
+    }
     std::unique_ptr<cuda::g1_msm_context> g1;
     std::unique_ptr<cuda::g2_msm_context> g2;  // null when B_G2 runs on the CPU
     // The circuit's matrices for compact partitions (cuda_backend::make_matrices_resident), or null: uploaded by
