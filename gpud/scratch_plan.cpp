@@ -51,6 +51,15 @@ stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
     return s;
 }
 
+size_t largest_run(const std::vector<size_t>& queries, size_t resident, size_t segment) {
+    size_t n = 0, run = 0;
+    for (size_t q : queries) {
+        if (n < resident) run = std::max(run, std::min(q, resident - n));
+        n += q;
+    }
+    return resident < n ? std::max(run, segment) : run;
+}
+
 points_split choose_points_split(const std::vector<size_t>& g1_queries, size_t n_g2, const stream_segments& segments,
                                  size_t g1_bytes, size_t g2_bytes, size_t free, size_t keep_for_scratch,
                                  const std::function<size_t(size_t, size_t)>& device_need_beside) {
@@ -60,15 +69,7 @@ points_split choose_points_split(const std::vector<size_t>& g1_queries, size_t n
     out.g2_resident = n_g2 <= 2 * segments.g2;
     const size_t g2_device = out.g2_resident ? n_g2 * g2_bytes : 2 * segments.g2 * g2_bytes;
     const size_t g2_run = out.g2_resident ? n_g2 : segments.g2;
-    // The largest G1 run with |r| points resident: a streamed segment, or a query's resident part.
-    auto g1_run = [&](size_t r) {
-        size_t run = r < n_g1 ? segments.g1 : 0, first = 0;
-        for (size_t q : g1_queries) {
-            if (first < r) run = std::max(run, std::min(q, r - first));
-            first += q;
-        }
-        return run;
-    };
+    auto g1_run = [&](size_t r) { return largest_run(g1_queries, r, segments.g1); };
     auto need = [&](size_t r) {
         const size_t buffers = r < n_g1 ? 2 * segments.g1 * g1_bytes : 0;
         return r * g1_bytes + buffers + g2_device + keep_for_scratch + device_need_beside(g1_run(r), g2_run);

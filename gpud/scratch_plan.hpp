@@ -42,6 +42,11 @@ struct stream_segments {
 stream_segments choose_segments(size_t g1_max, size_t g2_points, size_t free,
                                 const std::function<size_t(size_t g1, size_t g2)>& device_need);
 
+// The largest MSM run over a context whose queries have sizes |queries| (in context order) with its first
+// |resident| points on the device and the rest streamed in segments of |segment| points: a query's resident part,
+// or a segment where any point is streamed.
+size_t largest_run(const std::vector<size_t>& queries, size_t resident, size_t segment);
+
 // Where the points go when not all fit the device beside the kernels' least needs: the G1 context's first
 // |g1_resident| points (its queries in context order: l, a, b_g1, then h, so that h, whose MSM has random scalars
 // and so hides its copies under its kernels, is the first streamed) stay on the device and the rest stream from

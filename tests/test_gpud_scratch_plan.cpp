@@ -8,6 +8,7 @@
 
 using cuzk::gpud::choose_points_split;
 using cuzk::gpud::choose_segments;
+using cuzk::gpud::largest_run;
 using cuzk::gpud::points_split;
 using cuzk::gpud::stream_segments;
 using cuzk::gpud::plan_scratch;
@@ -96,6 +97,16 @@ TEST(StreamSegments, LargestThatFitHalvedTogether) {
     EXPECT_EQ(s.g1, size_t(1) << 20);
 }
 
+// The largest run over a context split at |resident|: a query's resident part, or a segment where anything streams.
+TEST(PointsSplit, LargestRunIsAResidentPartOrASegment) {
+    const std::vector<size_t> q = {1000, 3000, 200};
+    EXPECT_EQ(largest_run(q, 4200, 64), 3000u) << "all resident: the largest query, no segment";
+    EXPECT_EQ(largest_run(q, 0, 64), 64u) << "all streamed: a segment";
+    EXPECT_EQ(largest_run(q, 2500, 64), 1500u) << "the resident part of the second query";
+    EXPECT_EQ(largest_run(q, 500, 800), 800u) << "a segment larger than any resident part";
+    EXPECT_EQ(largest_run({}, 0, 64), 0u);
+}
+
 // Points split between the device and host memory: the G1 context's first points resident (l, a, b_g1, then
 // h's), as many as fit beside the segment buffers, B_G2's resident points, the scratch kept and the kernels'
 // needs for the largest run; B_G2 resident only where its segments would take as much; nothing resident where not
@@ -107,13 +118,8 @@ TEST(PointsSplit, MostG1PointsThatFitAreResident) {
     auto beside = [](size_t g1_run, size_t g2_run) { return 17 * GiB + g1_run * 96 + g2_run * 96; };
     const stream_segments seg{size_t(1) << 25, size_t(1) << 24, true};
     auto used = [&](const points_split& s, size_t keep) {
-        size_t run = 0, first = 0;
-        for (size_t q : g1) {
-            if (first < s.g1_resident) run = std::max(run, std::min(q, s.g1_resident - first));
-            first += q;
-        }
-        run = std::max(run, seg.g1);
-        return s.g1_resident * 96 + 2 * seg.g1 * 96 + n_g2 * 192 + keep + beside(run, n_g2);
+        return s.g1_resident * 96 + 2 * seg.g1 * 96 + n_g2 * 192 + keep +
+               beside(largest_run(g1, s.g1_resident, seg.g1), n_g2);
     };
     auto s = choose_points_split(g1, n_g2, seg, 96, 192, 68 * GiB, 0, beside);
     EXPECT_TRUE(s.fits);

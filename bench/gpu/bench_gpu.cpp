@@ -480,7 +480,8 @@ int partition_bench(int argc, char** argv) {
         const bool host_points = has_flag(argc, argv, "--host-points");
         const size_t seg_g1 = size_t(1) << 25, seg_g2 = size_t(1) << 24;
         const size_t g1_resident =
-            host_points ? std::min(n_g1, size_t(arg_double(argc, argv, "--resident-gib", 0) * gib / 96)) : n_g1;
+            host_points ? std::min(n_g1, size_t(std::max(0.0, arg_double(argc, argv, "--resident-gib", 0)) * gib / 96))
+                        : n_g1;
         const bool g2_resident = !host_points || has_flag(argc, argv, "--g2-resident");
         if (host_points) {
             t0 = now_ms();
@@ -527,7 +528,7 @@ int partition_bench(int argc, char** argv) {
         }
         {
             // The largest run: a resident query (or its resident part), or a streamed segment.
-            const size_t g1_max = host_points ? std::max(seg_g1, std::min(g1_resident, std::max({n_l, n_a, n_b, n_h})))
+            const size_t g1_max = host_points ? gpud::largest_run({n_l, n_a, n_b, n_h}, g1_resident, seg_g1)
                                               : std::max({n_h, n_l, n_a, n_b});
             const gpud::scratch_plan plan = gpud::plan_msm_scratch(0, g1_max, g2_resident ? n_b : seg_g2, L,
                                                                    g1.scratch_bytes() + g2.scratch_bytes(),

@@ -314,7 +314,7 @@ void cuda_backend::forget(const groth16::parameters& params) {
 
 void cuda_backend::stream_whole(resident_params& r) {
     const size_t freed = r.g1_resident * 2 * sizeof(ff::fp_t);
-    r.g1->use_host_points(r.host_g1.get(), r.h.first + r.h.size, std::max<size_t>(r.segment_g1, 1), 0);
+    r.g1->use_host_points(r.host_g1.get(), r.g1->size(), std::max<size_t>(r.segment_g1, 1), 0);
     r.g1_resident = 0;
     r.scratch_planned = false;  // planned again before its next kernels, with the memory it has now
     spdlog::info("GPU {}: the {:.2f} GiB of G1 points a parameter set kept on the device are freed (another big set "

@@ -19,6 +19,7 @@
 #include "common/util/released_pages.hpp"
 #include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
+#include "gpud/scratch_plan.hpp"
 #include "gpud/cuda/r1cs_device.hpp"
 #include "gpud/cuda_backend.hpp"
 
@@ -59,11 +60,8 @@ struct cuda_backend::resident_params {
     bool on_host() const { return host_g1 != nullptr; }
     // The largest run of each context: a whole query resident, its resident part, or a streamed segment.
     size_t largest_g1_run() const {
-        if (!on_host()) return std::max({h.size, l.size, a.size, b_g1.size});
-        size_t run = g1_resident < h.first + h.size ? segment_g1 : 0;
-        for (const query* q : {&l, &a, &b_g1, &h})
-            if (q->first < g1_resident) run = std::max(run, std::min(q->size, g1_resident - q->first));
-        return run;
+        const std::vector<size_t> sizes = {l.size, a.size, b_g1.size, h.size};  // the context's order
+        return on_host() ? largest_run(sizes, g1_resident, segment_g1) : *std::max_element(sizes.begin(), sizes.end());
     }
     size_t largest_g2_run() const { return !g2 ? 0 : host_g2 ? segment_g2 : b_g2.size; }
     // Device bytes of the points (those kept there where some are streamed; segment buffers not counted).
