@@ -527,7 +527,8 @@ TEST_F(CudaMsm, RangesShareOneRunOfTheirScalars) {
 
 // Points split between the device and host memory (use_host_points with resident points): ranges wholly
 // resident, wholly in host memory and across the split each equal the CPU; resident ranges still share one
-// classification; the points read back whole; writes beyond the resident points refused.
+// classification; a prefetched first segment serves its range's run; the points read back whole; writes beyond
+// the resident points refused.
 template <class F>
 void check_split_points(const affine_t<F>& gen, uint64_t seed) {
     const size_t n = 3000, resident = 1700, segment = 256;
@@ -565,6 +566,39 @@ void check_split_points(const affine_t<F>& gen, uint64_t seed) {
             EXPECT_EQ(rep.segments > 0, r.first + r.count > resident) << r.what;
         }
     }
+    // A prefetched first segment (prefetch_range) serves the run of its range, also across the split; a streamed
+    // run of another range in between drops it (it overwrote the buffer): that run and the later one both equal
+    // the CPU, the later one copying its own segment; a resident range has nothing to prefetch.
+    struct prefetch_case {
+        range fetched, between;
+        bool between_runs, used;
+    };
+    for (const prefetch_case c : {prefetch_case{{2100, 700, "host"}, {}, false, true},
+                                  prefetch_case{{1200, 1300, "across the split"}, {}, false, true},
+                                  prefetch_case{{2100, 700, "host"}, {1800, 400, "host, other"}, true, false},
+                                  prefetch_case{{1800, 400, "host"}, {0, 900, "resident"}, true, true},
+                                  prefetch_case{{0, 900, "resident"}, {}, false, false}}) {
+        const auto sc = make_scalars(c.fetched.count, shape::random, ++seed);
+        gpu.prefetch_range(c.fetched.first, c.fetched.count);
+        if (c.between_runs) {
+            const auto other = make_scalars(c.between.count, shape::porep, ++seed);
+            gpu.upload_scalars(other);
+            cuda::msm_report rep;
+            EXPECT_EQ(gpu.run_uploaded_range(c.between.first, c.between.count, &rep),
+                      msm::multi_exp<F>(all.subspan(c.between.first, c.between.count), other))
+                << c.between.what << " after a prefetch of " << c.fetched.what;
+            EXPECT_FALSE(rep.prefetched) << c.between.what;
+        }
+        gpu.upload_scalars(sc);
+        cuda::msm_report rep;
+        EXPECT_EQ(gpu.run_uploaded_range(c.fetched.first, c.fetched.count, &rep),
+                  msm::multi_exp<F>(all.subspan(c.fetched.first, c.fetched.count), sc))
+            << "prefetched " << c.fetched.what << (c.between_runs ? ", then " : "")
+            << (c.between_runs ? c.between.what : "");
+        EXPECT_EQ(rep.prefetched, c.used) << c.fetched.what;
+    }
+    EXPECT_THROW(gpu.prefetch_range(n - 10, 11), std::invalid_argument);
+
     // Two ranges of the same scalars: resident ones in one run, one across the split run apart.
     const size_t m = 600;
     const auto sc = make_scalars(m, shape::porep, ++seed);

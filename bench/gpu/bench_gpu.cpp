@@ -30,7 +30,7 @@
 //   all fit; --g2-resident: B_G2's points on the device)
 //
 //   cuzk_bench_gpu --compact-partition [--registered-proof NAME] [--matrix-file F] [--census F] [--reps 3]
-//                  [--params-memory auto|device|host]
+//                  [--params-memory P[,P...]]  (P: auto|device|host|split, each proved in turn)
 //   (gpud's CUDA backend on a SYNTHETIC compact partition of a PoRep shape, 32 GiB by default: compact_bench
 //   below)
 //
@@ -1385,40 +1385,49 @@ int compact_bench(int argc, char** argv) {
                   double((n_h + n_l + n_a + n_b) * 96 + n_b * 192) / gib);
     record("compact: random parameters made (GPU, to host)", now_ms() - t0, note);
 
-    // --params-memory auto|device|host: as [gpud] params_memory (auto by default, as gpud).
-    const char* placement = arg_str(argc, argv, "--params-memory");
-    gpud::cuda_backend be(0, true, gpud::cuda_backend::default_pin_min_bytes,
-                          gpud::cuda_backend::default_scalar_cache_bytes,
-                          placement ? gpud::parse_params_placement(placement) : gpud::params_placement::automatic);
-    be.register_host_region(std::as_bytes(std::span<const uint64_t>(slot)));
-    auto prove = [&](std::vector<double>* prep, std::vector<double>* kern) {
-        double t = now_ms();
-        auto work = be.prepare_compact(w, params);
-        if (prep) prep->push_back(now_ms() - t);
-        t = now_ms();
-        be.run_kernels(*work);
-        if (kern) kern->push_back(now_ms() - t);
-        return now_ms() - t;
-    };
-    const double first = prove(nullptr, nullptr);
-    std::snprintf(note, sizeof note, "matrices %.2f GiB, points %.1f GiB resident; device memory in use %.1f GiB",
-                  double(be.resident_matrix_bytes()) / gib, double(be.resident_bytes()) / gib, device_used_gib());
-    record("compact: first run_kernels (uploads, plan)", first, note);
-    std::vector<double> prep, kern;
-    for (int r = 0; r < reps; ++r) prove(&prep, &kern);
-    std::snprintf(note, sizeof note, "prepare_compact's checks, before the lock");
-    record("compact: prepare_compact (CPU)", median(prep), note);
-    uint64_t uploaded = 0, partitions = 0;
-    for (const auto& [k, v] : be.counters()) {
-        if (k == "compact_uploaded_bytes") uploaded = v;
-        if (k == "compact_partitions") partitions = v;
+    // --params-memory P[,P...]: as [gpud] params_memory (auto by default, as gpud); several placements are proved
+    // in turn, each by a backend of its own (the one before destroyed, its device memory freed), so one set of
+    // random parameters serves them all.
+    const std::string placements = arg_str(argc, argv, "--params-memory") ? arg_str(argc, argv, "--params-memory")
+                                                                          : "auto";
+    for (size_t at = 0; at <= placements.size();) {
+        const size_t comma = std::min(placements.find(',', at), placements.size());
+        const std::string placement = placements.substr(at, comma - at);
+        at = comma + 1;
+        const std::string tag = "compact " + placement + ": ";
+        gpud::cuda_backend be(0, true, gpud::cuda_backend::default_pin_min_bytes,
+                              gpud::cuda_backend::default_scalar_cache_bytes,
+                              gpud::parse_params_placement(placement));
+        be.register_host_region(std::as_bytes(std::span<const uint64_t>(slot)));
+        auto prove = [&](std::vector<double>* prep, std::vector<double>* kern) {
+            double t = now_ms();
+            auto work = be.prepare_compact(w, params);
+            if (prep) prep->push_back(now_ms() - t);
+            t = now_ms();
+            be.run_kernels(*work);
+            if (kern) kern->push_back(now_ms() - t);
+            return now_ms() - t;
+        };
+        const double first = prove(nullptr, nullptr);
+        std::snprintf(note, sizeof note, "matrices %.2f GiB, points %.1f GiB placed; device memory in use %.1f GiB",
+                      double(be.resident_matrix_bytes()) / gib, double(be.resident_bytes()) / gib, device_used_gib());
+        record(tag + "first run_kernels (uploads, plan)", first, note);
+        std::vector<double> prep, kern;
+        for (int r = 0; r < reps; ++r) prove(&prep, &kern);
+        std::snprintf(note, sizeof note, "prepare_compact's checks, before the lock");
+        record(tag + "prepare_compact (CPU)", median(prep), note);
+        uint64_t uploaded = 0, partitions = 0;
+        for (const auto& [k, v] : be.counters()) {
+            if (k == "compact_uploaded_bytes") uploaded = v;
+            if (k == "compact_partitions") partitions = v;
+        }
+        std::snprintf(note, sizeof note,
+                      "median of %d; %.1f MB copied per partition; compact witness buffers %.2f GiB; device memory in "
+                      "use %.1f GiB",
+                      reps, partitions ? double(uploaded) / double(partitions) / 1e6 : 0.0,
+                      double(be.compact_witness_bytes()) / gib, device_used_gib());
+        record(tag + "run_kernels (GPU work under the lock)", median(kern), note);
     }
-    std::snprintf(note, sizeof note,
-                  "median of %d; %.1f MB copied per partition; compact witness buffers %.2f GiB; device memory in "
-                  "use %.1f GiB",
-                  reps, partitions ? double(uploaded) / double(partitions) / 1e6 : 0.0,
-                  double(be.compact_witness_bytes()) / gib, device_used_gib());
-    record("compact: run_kernels (GPU work under the lock)", median(kern), note);
     return 0;
 }
 

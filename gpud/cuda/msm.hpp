@@ -61,6 +61,7 @@ struct msm_report {
     bool batch_affine = false;  // the buckets went through the batch-affine rounds (msm_sum)
     unsigned passes = 0;       // Pippenger passes over the windows (more than one under a scratch limit)
     unsigned segments = 0;     // with the points in host memory: the segments streamed (their passes summed)
+    bool prefetched = false;   // its first streamed segment was copied ahead (msm_context::prefetch_range)
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
@@ -129,6 +130,12 @@ public:
     // No window multiples. reserve_points, upload_points and generate_points bring all the points back to the
     // device (upload_points_at alone refuses beyond the resident ones while the rest are in host memory).
     void use_host_points(const void* packed, size_t n, size_t segment, size_t resident = 0);
+    // With points in host memory: starts copying, on the context's copy stream, the first segment that a later
+    // run_uploaded_range(first_point, n) streams, and returns; that run then starts at its kernels instead of
+    // waiting for the copy (the partition's H MSM: its first segment lands under H's transforms, which run on
+    // another context's streams). A streamed run of any other range drops it (overwriting the buffer, after the
+    // copy); where the points are on the device or the range lies within the resident ones, nothing is done.
+    void prefetch_range(size_t first_point, size_t n);
     bool host_points() const;
     // The points on the device: size(), or the |resident| of use_host_points.
     size_t resident_points() const;

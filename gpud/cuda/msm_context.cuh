@@ -220,10 +220,16 @@ void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segmen
     m.host_points = nullptr;
     m.resident = 0;
     m.points.reserve(resident + 2 * segment);
+    m.prefetched_count = 0;
     m.host_points = static_cast<const point_t*>(packed);
     m.resident = resident;
     m.segment = segment;
     m.n_points = n;
+}
+
+template <class F>
+void msm_context<F>::prefetch_range(size_t first_point, size_t n) {
+    impl_->prefetch(first_point, n);
 }
 
 template <class F>

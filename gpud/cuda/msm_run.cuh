@@ -68,6 +68,21 @@ struct msm_context<F>::impl {
     }
     cudaStream_t copy_stream = nullptr;
     cudaEvent_t copied[2] = {};
+    // A later run's first streamed segment copied ahead into buffer 0 (prefetch), copied[0] recorded after it:
+    // the host copy's first point and the count; 0 points: none. Any streamed run takes or drops it.
+    size_t prefetched_first = 0, prefetched_count = 0;
+    void make_copy_stream() {
+        if (copy_stream) return;
+        copy_stream = detail::new_stream(priority);
+        for (auto& e : copied) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    }
+    // Segment |k| of the |n| points from |host_first| of the host copy into buffer k % 2, on the copy stream.
+    void copy_segment(size_t host_first, size_t n, size_t k) {
+        const size_t lo = k * segment, cnt = std::min(segment, n - lo);
+        CUDA_OK(cudaMemcpyAsync(points.get() + resident + (k % 2) * segment, host_points + host_first + lo,
+                                cnt * sizeof(point_t), cudaMemcpyHostToDevice, copy_stream));
+        CUDA_OK(cudaEventRecord(copied[k % 2], copy_stream));
+    }
     device_buffer<fr_t> scalars;
     size_t n_scalars = 0;
     // Scalars in device memory the context does not own (use_scalars_device), read instead of |scalars|; null
@@ -551,26 +566,21 @@ struct msm_context<F>::impl {
     // Points in host memory (use_host_points): |n| points from |host_first| of the host copy against the scalars
     // from |scalar_first| on, in segments through the two device buffers after the resident points, segment
     // k + 1 copied on |copy_stream| while segment k's kernels run. Buffer (k + 1) % 2 is free by then: run_at
-    // returns only once its kernels are done. The segments' sums add up on the host.
+    // returns only once its kernels are done. Segment 0 is in buffer 0 already where prefetch copied it. The
+    // segments' sums add up on the host.
     ec::jacobian_t<F> run_streamed(size_t host_first, size_t scalar_first, size_t n, msm_report* report,
                                    const msm_options& opt) {
-        if (!copy_stream) {
-            copy_stream = detail::new_stream(priority);
-            for (auto& e : copied) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-        }
+        make_copy_stream();
         point_t* buffers = points.get() + resident;
         const size_t segs = (n + segment - 1) / segment;
-        auto upload = [&](size_t k) {
-            const size_t lo = k * segment, cnt = std::min(segment, n - lo);
-            CUDA_OK(cudaMemcpyAsync(buffers + (k % 2) * segment, host_points + host_first + lo, cnt * sizeof(point_t),
-                                    cudaMemcpyHostToDevice, copy_stream));
-            CUDA_OK(cudaEventRecord(copied[k % 2], copy_stream));
-        };
+        const bool ahead =
+            segs > 0 && prefetched_count == std::min(segment, n) && prefetched_first == host_first;
+        prefetched_count = 0;  // taken, or overwritten below
         ec::jacobian_t<F> acc;
         msm_report all;
-        if (segs > 0) upload(0);
+        if (segs > 0 && !ahead) copy_segment(host_first, n, 0);
         for (size_t k = 0; k < segs; ++k) {
-            if (k + 1 < segs) upload(k + 1);
+            if (k + 1 < segs) copy_segment(host_first, n, k + 1);
             CUDA_OK(cudaStreamWaitEvent(stream, copied[k % 2], 0));
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
             msm_report r;
@@ -579,8 +589,28 @@ struct msm_context<F>::impl {
             accumulate_report(all, r);
         }
         all.segments = unsigned(segs);
+        all.prefetched = ahead;
         if (report) *report = all;
         return acc;
+    }
+
+    // The first segment a run of |n| points from resident index |first_point| streams, copied now (msm.hpp:
+    // prefetch_range). Nothing to do where the points are on the device or the range lies within the resident
+    // ones. Buffer 0 is free: no run is in flight between calls (each returns once its kernels are done).
+    void prefetch(size_t first_point, size_t n) {
+        if (!host_points || n == 0) return;
+        if (first_point > n_points || n > n_points - first_point)
+            throw std::invalid_argument("GPU MSM: prefetch of " + std::to_string(n) + " points from point " +
+                                        std::to_string(first_point) + " but only " + std::to_string(n_points));
+        const size_t on_device = first_point < resident ? std::min(n, resident - first_point) : 0;
+        if (on_device == n) return;
+        CUDA_OK(cudaSetDevice(device));
+        make_copy_stream();
+        const size_t host_first = first_point + on_device - resident, streamed = n - on_device;
+        prefetched_count = 0;
+        copy_segment(host_first, streamed, 0);
+        prefetched_first = host_first;
+        prefetched_count = std::min(segment, streamed);
     }
 
     // The MSM of |n| scalars at |sc| against the points at |pts| (device memory).
@@ -773,6 +803,7 @@ struct msm_context<F>::impl {
         all.batch_affine = all.batch_affine || r.batch_affine;
         all.passes += r.passes;
         all.segments += r.segments;
+        all.prefetched = all.prefetched || r.prefetched;
         all.ms_classify += r.ms_classify, all.ms_ones += r.ms_ones, all.ms_sort += r.ms_sort;
         all.ms_accumulate += r.ms_accumulate, all.ms_reduce += r.ms_reduce, all.ms_finish += r.ms_finish;
         for (int k = 0; k < msm_report::AFFINE_KINDS; ++k) all.ms_affine[k] += r.ms_affine[k];
