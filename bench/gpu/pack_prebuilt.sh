@@ -22,7 +22,7 @@ DEST=$2
 mkdir -p "$DEST/lib" "$DEST/glibc"
 # name -> path inside the build directory
 wanted=(tests/test_cuda_msm tests/test_cuda_ntt tests/test_cuda_backend tests/test_gpud_backend_status
-        tests/test_cuda_backend_compact tests/test_cuda_r1cs tests/test_cuda_pinned_pool tests/test_device_copy_plan gpud/cuzk_bench_gpu bench/gpu/experiments/cuzk_field_bench bench/bench_prepare
+        tests/test_cuda_backend_compact tests/test_cuda_r1cs tests/test_cuda_pinned_pool tests/test_device_copy_plan gpud/cuzk_bench_gpu bench/gpu/experiments/cuzk_field_bench bench/gpu/experiments/cuzk_msm_sparse_stream bench/bench_prepare
         cli/cuzk assemblerd/cuzk-assemblerd synthd/cuzk-synthd gpud/cuzk-gpud)
 packed=()
 missing=()
