@@ -19,6 +19,7 @@
 
 #include "common/msm/msm.hpp"
 #include "gpud/cuda/cuda_error.hpp"
+#include "gpud/cuda/host_pin.hpp"
 #include "gpud/cuda/msm.hpp"
 #include "gpud/cuda/msm_digits.cuh"
 #include "tests/support/curve_points.hpp"
@@ -626,6 +627,61 @@ void check_split_points(const affine_t<F>& gen, uint64_t seed) {
 TEST_F(CudaMsm, PointsSplitBetweenDeviceAndHostRunAsResident) {
     check_split_points(g1_generator(), 1500);
     check_split_points(g2_generator(), 1600);
+}
+
+// Sparse streaming (msm_context::set_sparse_streaming): with the host copy page-locked, segments whose scalars are
+// mostly 0 get only the points their runs read, gathered from host memory in place; segments of random scalars are
+// copied whole; every run equals the CPU, also after runs that left other points in the segment buffers (the
+// slots of scalars 0 keep stale points, never read). Pageable host points: copied whole, still right.
+template <class F>
+void check_sparse_streaming(const affine_t<F>& gen, uint64_t seed) {
+    const size_t n = 3000, resident = 700, segment = 256;
+    const auto pts = make_points(gen, n, seed);
+    const std::span<const affine_t<F>> all(pts);
+    std::vector<std::byte> rest((n - resident) * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(all.subspan(resident), rest.data());
+    for (const bool pinned : {true, false}) {
+        cuda::host_pin pin;
+        if (pinned) {
+            pin = cuda::host_pin(0, rest.data(), rest.size(), true);
+            ASSERT_TRUE(pin.pinned()) << pin.error();
+        }
+        cuda::msm_context<F> gpu;
+        gpu.use_host_points(rest.data(), n, segment, resident);
+        gpu.upload_points_at(0, all.first(resident));
+        // Pageable memory is not mapped (unless the system maps all host memory, when the gathers would read it
+        // as well): what counts below is whether the run gathered exactly where the copy is mapped.
+        if (pinned) EXPECT_TRUE(gpu.sparse_streaming_available());
+        const bool mapped = gpu.sparse_streaming_available();
+        gpu.set_sparse_streaming(true);
+        struct run {
+            size_t first, count;
+            shape sh;
+            bool gathered;  // some segment's points gathered (with the copy mapped)
+        };
+        for (const run r : {run{resident, n - resident, shape::porep, true}, run{900, 1500, shape::random, false},
+                            run{600, 2000, shape::porep, true}, run{resident, 1200, shape::random, false},
+                            run{1000, 1900, shape::porep, true}}) {
+            const auto sc = make_scalars(r.count, r.sh, ++seed);
+            gpu.upload_scalars(sc);
+            cuda::msm_report rep;
+            EXPECT_EQ(gpu.run_uploaded_range(r.first, r.count, &rep), msm::multi_exp<F>(all.subspan(r.first, r.count), sc))
+                << name(r.sh) << " from " << r.first << (pinned ? ", pinned" : ", pageable");
+            EXPECT_EQ(rep.sparse_segments > 0, mapped && r.gathered) << name(r.sh) << " from " << r.first;
+            EXPECT_LE(rep.sparse_segments, rep.segments);
+        }
+        gpu.set_sparse_streaming(false);
+        const auto sc = make_scalars(n - resident, shape::porep, ++seed);
+        gpu.upload_scalars(sc);
+        cuda::msm_report rep;
+        EXPECT_EQ(gpu.run_uploaded_range(resident, n - resident, &rep), msm::multi_exp<F>(all.subspan(resident), sc));
+        EXPECT_EQ(rep.sparse_segments, 0u) << "off";
+    }
+}
+
+TEST_F(CudaMsm, SparseStreamingGathersOnlyThePointsARunReads) {
+    check_sparse_streaming(g1_generator(), 1700);
+    check_sparse_streaming(g2_generator(), 1800);
 }
 
 // Precomputed window multiples (msm_context::precompute_window_multiples): every window's digits go into one

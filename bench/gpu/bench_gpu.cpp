@@ -18,7 +18,7 @@
 //   every window c bits, as before the even split; 0: the default)
 //   cuzk_bench_gpu --partition [--log-domain 27] [--census F] [--l-points N] [--a-points N] [--b-points N] [--reps 3]
 //                  [--device-gib D] [--kernels-only] [--no-pageable] [--host-points [--resident-gib G]
-//                  [--g2-resident]] [--h-sweep]
+//                  [--g2-resident] [--sparse-streaming]] [--h-sweep]
 //                  [--uniform-windows] [--separate-la] [--phases]
 //   (--device-gib: as on a GPU of D GiB, a ballast allocation taking the rest, with the MSM scratch limits the
 //   backend would set there; --kernels-only: the kernel rows alone, no copies or pinning steps; --no-pageable:
@@ -27,7 +27,8 @@
 //   minutes); --host-points:
 //   the points in page-locked host memory, streamed per MSM as gpud does with [gpud] params_memory = "host";
 //   --resident-gib G: the first G GiB of G1 points on the device, the rest streamed, as gpud splits them where not
-//   all fit; --g2-resident: B_G2's points on the device)
+//   all fit; --g2-resident: B_G2's points on the device; --sparse-streaming: segments whose scalars are mostly 0
+//   get only the points their runs read, msm_context::set_sparse_streaming)
 //
 //   cuzk_bench_gpu --compact-partition [--registered-proof NAME] [--matrix-file F] [--census F] [--reps 3]
 //                  [--params-memory P[,P...]]  (P: auto|device|host|split, each proved in turn)
@@ -485,8 +486,9 @@ int partition_bench(int argc, char** argv) {
         const bool g2_resident = !host_points || has_flag(argc, argv, "--g2-resident");
         if (host_points) {
             t0 = now_ms();
-            if (cudaHostAlloc(&host_g1.p, n_g1 * 96, cudaHostAllocPortable) != cudaSuccess ||
-                (!g2_resident && cudaHostAlloc(&host_g2.p, n_b * 192, cudaHostAllocPortable) != cudaSuccess))
+            constexpr unsigned flags = cudaHostAllocPortable | cudaHostAllocMapped;
+            if (cudaHostAlloc(&host_g1.p, n_g1 * 96, flags) != cudaSuccess ||
+                (!g2_resident && cudaHostAlloc(&host_g2.p, n_b * 192, flags) != cudaSuccess))
                 throw std::runtime_error("cudaHostAlloc of the points' host copy failed");
             g1.download_points_packed(host_g1.p);
             g1.use_host_points(static_cast<std::byte*>(host_g1.p) + g1_resident * 96, n_g1, seg_g1, g1_resident);
@@ -495,10 +497,17 @@ int partition_bench(int argc, char** argv) {
                 g2.download_points_packed(host_g2.p);
                 g2.use_host_points(host_g2.p, n_b, seg_g2);
             }
+            // --sparse-streaming: segments whose scalars are mostly 0 get only the points their runs read
+            // (msm_context::set_sparse_streaming).
+            const bool sparse = has_flag(argc, argv, "--sparse-streaming");
+            g1.set_sparse_streaming(sparse);
+            g2.set_sparse_streaming(sparse);
             std::snprintf(note, sizeof note, "%.1f GiB page-locked (%.1f GiB of G1 points resident%s); segments of 2^25 "
-                          "G1, 2^24 G2 points; device memory in use %.1f GiB",
+                          "G1, 2^24 G2 points; sparse streaming %s; device memory in use %.1f GiB",
                           double((n_g1 - g1_resident) * 96 + (g2_resident ? 0 : n_b * 192)) / gib,
-                          double(g1_resident * 96) / gib, g2_resident ? ", G2 resident" : "", device_used_gib());
+                          double(g1_resident * 96) / gib, g2_resident ? ", G2 resident" : "",
+                          !sparse ? "off" : g1.sparse_streaming_available() ? "on" : "asked, but the copy is not mapped",
+                          device_used_gib());
             record("partition: points moved to host memory", now_ms() - t0, note);
         }
         // --device-gib D: as on a GPU of D GiB (the rest of this one's memory taken by a ballast allocation),

@@ -7,13 +7,14 @@
 
 namespace cuzk::cuda {
 
-host_pin::host_pin(int device, const void* data, size_t bytes) : bytes_(bytes), device_(device) {
+host_pin::host_pin(int device, const void* data, size_t bytes, bool mapped) : bytes_(bytes), device_(device) {
     if (data == nullptr || bytes == 0) return;
     cudaError_t e = cudaSetDevice(device);
     const char* what = "cudaSetDevice";
     if (e == cudaSuccess) {
         // The runtime takes a non-const pointer; registration does not write the memory.
-        e = cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterPortable);
+        e = cudaHostRegister(const_cast<void*>(data), bytes,
+                             cudaHostRegisterPortable | (mapped ? cudaHostRegisterMapped : 0u));
         what = "cudaHostRegister";
     }
     if (e != cudaSuccess) {

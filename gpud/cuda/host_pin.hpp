@@ -24,7 +24,9 @@ public:
     host_pin() = default;
     // Registers [data, data + bytes) for copies to any device (portable), with |device| current. Never throws for
     // a refused registration (see above); an empty range is simply not pinned, with no error.
-    host_pin(int device, const void* data, size_t bytes);
+    // |mapped|: kernels may also read the range in place (cudaHostRegisterMapped; the MSM's sparse streaming,
+    // gpud/cuda/msm_sparse_stream.cuh).
+    host_pin(int device, const void* data, size_t bytes, bool mapped = false);
     ~host_pin();  // unpin(), with any failure swallowed (its error state cleared)
     host_pin(host_pin&& o) noexcept;
     host_pin& operator=(host_pin&& o) noexcept;

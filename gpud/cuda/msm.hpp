@@ -62,6 +62,7 @@ struct msm_report {
     unsigned passes = 0;       // Pippenger passes over the windows (more than one under a scratch limit)
     unsigned segments = 0;     // with the points in host memory: the segments streamed (their passes summed)
     bool prefetched = false;   // its first streamed segment was copied ahead (msm_context::prefetch_range)
+    unsigned sparse_segments = 0;  // streamed segments of which only the points read came over (set_sparse_streaming)
     // Device time per phase when msm_options::timing: classification, one-scalar sum, digits and
     // sort, bucket accumulation (with split buckets), bucket reduction to window sums, rest.
     float ms_classify = 0, ms_ones = 0, ms_sort = 0, ms_accumulate = 0, ms_reduce = 0, ms_finish = 0;
@@ -136,6 +137,15 @@ public:
     // another context's streams). A streamed run of any other range drops it (overwriting the buffer, after the
     // copy); where the points are on the device or the range lies within the resident ones, nothing is done.
     void prefetch_range(size_t first_point, size_t n);
+    // With points in host memory: a streamed segment whose run reads at most SPARSE_COPY_MAX_SHARE (0.75) of its
+    // points, those with a scalar other than 0, gets them alone, gathered by a kernel reading the host copy in
+    // place (msm_sparse_stream.cuh: the L, A and B scalars of PoRep are about half zeros, and their streamed MSMs
+    // are bound by the link), instead of the whole segment's copy. Needs the host copy page-locked and mapped into
+    // the device's address space when use_host_points is called (cuda::host_pin with |mapped|, or cudaHostAlloc;
+    // sparse_streaming_available); otherwise every segment is copied whole, as with it off (the default).
+    // msm_report::sparse_segments counts the segments gathered.
+    void set_sparse_streaming(bool on);
+    bool sparse_streaming_available() const;
     bool host_points() const;
     // The points on the device: size(), or the |resident| of use_host_points.
     size_t resident_points() const;

@@ -222,9 +222,20 @@ void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segmen
     m.points.reserve(resident + 2 * segment);
     m.prefetched_count = 0;
     m.host_points = static_cast<const point_t*>(packed);
+    m.host_points_mapped = impl::mapped_address(m.host_points);
     m.resident = resident;
     m.segment = segment;
     m.n_points = n;
+}
+
+template <class F>
+void msm_context<F>::set_sparse_streaming(bool on) {
+    impl_->sparse_streaming = on;
+}
+
+template <class F>
+bool msm_context<F>::sparse_streaming_available() const {
+    return impl_->host_points != nullptr && impl_->host_points_mapped != nullptr;
 }
 
 template <class F>

@@ -26,6 +26,7 @@
 #include "gpud/cuda/msm_pairs.cuh"
 #include "gpud/cuda/msm_reduce.cuh"
 #include "gpud/cuda/msm_sort.cuh"
+#include "gpud/cuda/msm_sparse_stream.cuh"
 #include "gpud/cuda/msm_split.cuh"
 #include "gpud/cuda/msm_window.hpp"
 #include "gpud/cuda/words.cuh"
@@ -76,6 +77,54 @@ struct msm_context<F>::impl {
         copy_stream = detail::new_stream(priority);
         for (auto& e : copied) CUDA_OK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     }
+    // set_sparse_streaming: segments whose run reads few enough of their points get those alone
+    // (msm_sparse_stream.cuh), read in place through |host_points_mapped| (the host copy's device address; null
+    // where it is not mapped, and then every segment is copied whole), listed in |stream_idx| (a segment's
+    // indices per buffer) with their counts in |stream_counts|.
+    bool sparse_streaming = false;
+    const point_t* host_points_mapped = nullptr;
+    device_buffer<uint32_t> stream_idx, stream_counts;
+    int sm_count = 0;
+    // The host copy's device address, where it is page-locked and mapped; null otherwise (use_host_points).
+    static const point_t* mapped_address(const point_t* host) {
+        void* dev = nullptr;
+        if (cudaHostGetDevicePointer(&dev, const_cast<point_t*>(host), 0) != cudaSuccess) {
+            (void)cudaGetLastError();  // pageable memory: not an error of the work
+            return nullptr;
+        }
+        return static_cast<const point_t*>(dev);
+    }
+    // Segment |k| of the |n| points from |host_first| of the host copy into buffer k % 2, for scalars from
+    // |scalar_first| on: by the gather where sparse streaming is on, the copy is mapped and the scalars other
+    // than 0 are few enough (counted in |gathered|); else copied whole (copy_segment).
+    void stage_segment(size_t host_first, size_t scalar_first, size_t n, size_t k, unsigned& gathered) {
+        const size_t lo = k * segment, cnt = std::min(segment, n - lo);
+        if (!sparse_streaming || !host_points_mapped) return copy_segment(host_first, n, k);
+        stream_idx.reserve(2 * segment);
+        stream_counts.reserve(2);
+        uint32_t* count = stream_counts.get() + k % 2;
+        uint32_t* idx = stream_idx.get() + (k % 2) * segment;
+        CUDA_OK(cudaMemsetAsync(count, 0, sizeof(uint32_t), copy_stream));
+        nonzero_indices_kernel<<<grid_for(cnt, NONZERO_THREADS * NONZERO_ITEMS), NONZERO_THREADS, 0, copy_stream>>>(
+            run_scalars() + scalar_first + lo, cnt, count, idx);
+        CUDA_LAUNCH_OK("nonzero_indices_kernel");
+        uint32_t listed = 0;
+        // Waits for the copy stream: the previous segment's copy too, which the run about to start needs anyway.
+        CUDA_OK(cudaMemcpyAsync(&listed, count, sizeof listed, cudaMemcpyDeviceToHost, copy_stream));
+        CUDA_OK(cudaStreamSynchronize(copy_stream));
+        if (double(listed) > SPARSE_COPY_MAX_SHARE * double(cnt)) return copy_segment(host_first, n, k);
+        if (sm_count == 0) CUDA_OK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+        constexpr unsigned W = sizeof(point_t) / sizeof(uint4);
+        static_assert(sizeof(point_t) % sizeof(uint4) == 0, "a point is whole 16-byte words");
+        const size_t blocks = std::min<size_t>(size_t(sm_count) * GATHER_BLOCKS_PER_SM,
+                                               std::max<size_t>(1, grid_for(size_t(listed) * W, GATHER_THREADS)));
+        gather_points_kernel<W><<<unsigned(blocks), GATHER_THREADS, 0, copy_stream>>>(
+            reinterpret_cast<const uint4*>(host_points_mapped + host_first + lo), idx, count,
+            reinterpret_cast<uint4*>(points.get() + resident + (k % 2) * segment));
+        CUDA_LAUNCH_OK("gather_points_kernel");
+        CUDA_OK(cudaEventRecord(copied[k % 2], copy_stream));
+        ++gathered;
+    }
     // Segment |k| of the |n| points from |host_first| of the host copy into buffer k % 2, on the copy stream.
     void copy_segment(size_t host_first, size_t n, size_t k) {
         const size_t lo = k * segment, cnt = std::min(segment, n - lo);
@@ -111,6 +160,7 @@ struct msm_context<F>::impl {
         v(sort_temp), v(head_state), v(buckets), v(head), v(tail), v(partial), v(partial2);
         v(tail_bucket), v(head_first), v(head_last), v(tail_last), v(long_chunks);
         v(ba_points), v(ba_products), v(ba_keys), v(ba_count), v(ba_paired), v(ba_totals), v(ba_inverses);
+        v(stream_idx), v(stream_counts);
     }
     // Frees the scratch of earlier runs (it grows again on the next run): before the window multiples'
     // table, the largest allocation a context makes, so it does not have to fit beside scratch sized for
@@ -578,9 +628,10 @@ struct msm_context<F>::impl {
         prefetched_count = 0;  // taken, or overwritten below
         ec::jacobian_t<F> acc;
         msm_report all;
-        if (segs > 0 && !ahead) copy_segment(host_first, n, 0);
+        unsigned gathered = 0;
+        if (segs > 0 && !ahead) stage_segment(host_first, scalar_first, n, 0, gathered);
         for (size_t k = 0; k < segs; ++k) {
-            if (k + 1 < segs) copy_segment(host_first, n, k + 1);
+            if (k + 1 < segs) stage_segment(host_first, scalar_first, n, k + 1, gathered);
             CUDA_OK(cudaStreamWaitEvent(stream, copied[k % 2], 0));
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
             msm_report r;
@@ -589,6 +640,7 @@ struct msm_context<F>::impl {
             accumulate_report(all, r);
         }
         all.segments = unsigned(segs);
+        all.sparse_segments = gathered;
         all.prefetched = ahead;
         if (report) *report = all;
         return acc;
@@ -804,6 +856,7 @@ struct msm_context<F>::impl {
         all.passes += r.passes;
         all.segments += r.segments;
         all.prefetched = all.prefetched || r.prefetched;
+        all.sparse_segments += r.sparse_segments;
         all.ms_classify += r.ms_classify, all.ms_ones += r.ms_ones, all.ms_sort += r.ms_sort;
         all.ms_accumulate += r.ms_accumulate, all.ms_reduce += r.ms_reduce, all.ms_finish += r.ms_finish;
         for (int k = 0; k < msm_report::AFFINE_KINDS; ++k) all.ms_affine[k] += r.ms_affine[k];
