@@ -651,7 +651,9 @@ void check_sparse_streaming(const affine_t<F>& gen, uint64_t seed) {
         gpu.upload_points_at(0, all.first(resident));
         // Pageable memory is not mapped (unless the system maps all host memory, when the gathers would read it
         // as well): what counts below is whether the run gathered exactly where the copy is mapped.
-        if (pinned) EXPECT_TRUE(gpu.sparse_streaming_available());
+        if (pinned) {
+            EXPECT_TRUE(gpu.sparse_streaming_available());
+        }
         const bool mapped = gpu.sparse_streaming_available();
         gpu.set_sparse_streaming(true);
         struct run {
