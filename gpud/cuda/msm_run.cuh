@@ -2,7 +2,9 @@
 // classification (msm_classify.cuh), the one-scalars' sum (msm_ones.cuh), then per pass of Pippenger
 // windows the digits and sort (msm_sort.cuh), the bucket accumulation (msm_accumulate.cuh, with the
 // batch-affine rounds of msm_batch_affine.cuh and the split buckets of msm_split.cuh) and the bucket
-// reduction (msm_reduce.cuh); the window sums are combined on the host (msm_combine.hpp).
+// reduction (msm_reduce.cuh); the window sums are combined on the host (msm_combine.hpp). With the points in host
+// memory, a run goes segment by segment, each copied (or only its points read gathered, msm_sparse_stream.cuh)
+// beside the previous one's kernels.
 #pragma once
 
 #include <algorithm>
