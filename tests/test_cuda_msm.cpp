@@ -526,6 +526,14 @@ TEST_F(CudaMsm, RangesShareOneRunOfTheirScalars) {
     check_shared_ranges(g2_generator(), 1400, 1000);  // the CPU's G2 references take most of the time
 }
 
+// |pts| in the device layout use_host_points reads (msm_context::pack_points).
+template <class F>
+std::vector<std::byte> packed(std::span<const affine_t<F>> pts) {
+    std::vector<std::byte> out(pts.size() * 2 * sizeof(F));
+    cuda::msm_context<F>::pack_points(pts, out.data());
+    return out;
+}
+
 // Points split between the device and host memory (use_host_points with resident points): ranges wholly
 // resident, wholly in host memory and across the split each equal the CPU; resident ranges still share one
 // classification; a prefetched first segment serves its range's run; the points read back whole; writes beyond
@@ -535,10 +543,7 @@ void check_split_points(const affine_t<F>& gen, uint64_t seed) {
     const size_t n = 3000, resident = 1700, segment = 256;
     const auto pts = make_points(gen, n, seed);
     const std::span<const affine_t<F>> all(pts);
-    std::vector<std::byte> rest((n - resident) * 2 * sizeof(F));
-    cuda::msm_context<F>::pack_points(all.subspan(resident), rest.data());
-    std::vector<std::byte> head(resident * 2 * sizeof(F));
-    cuda::msm_context<F>::pack_points(all.first(resident), head.data());
+    const std::vector<std::byte> rest = packed(all.subspan(resident)), head = packed(all.first(resident));
 
     cuda::msm_context<F> gpu;
     gpu.use_host_points(rest.data(), n, segment, resident);
@@ -638,8 +643,7 @@ void check_sparse_streaming(const affine_t<F>& gen, uint64_t seed) {
     const size_t n = 3000, resident = 700, segment = 256;
     const auto pts = make_points(gen, n, seed);
     const std::span<const affine_t<F>> all(pts);
-    std::vector<std::byte> rest((n - resident) * 2 * sizeof(F));
-    cuda::msm_context<F>::pack_points(all.subspan(resident), rest.data());
+    const std::vector<std::byte> rest = packed(all.subspan(resident));
     for (const bool pinned : {true, false}) {
         cuda::host_pin pin;
         if (pinned) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/gpu/experiments/bench_check.cuh"
 #include "bench/gpu/experiments/field_bench_cpu.hpp"
 #include "bench/gpu/experiments/field_schedules.cuh"
 #include "common/ff/bls12_381.hpp"
@@ -30,15 +31,6 @@
 using namespace cuzk;
 
 namespace {
-
-#define BENCH_CHECK(call)                                                                                  \
-    do {                                                                                                   \
-        cudaError_t e_ = (call);                                                                           \
-        if (e_ != cudaSuccess) {                                                                           \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(2);                                                                                  \
-        }                                                                                                  \
-    } while (0)
 
 constexpr unsigned THREADS = 128;
 

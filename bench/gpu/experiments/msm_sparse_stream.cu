@@ -24,16 +24,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "bench/gpu/experiments/bench_check.cuh"
 
-#define CHECK(call)                                                                                      \
-    do {                                                                                                 \
-        cudaError_t e_ = (call);                                                                         \
-        if (e_ != cudaSuccess) {                                                                         \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(2);                                                                                \
-        }                                                                                                \
-    } while (0)
+namespace {
 
 constexpr unsigned WORDS = 6;  // 16-byte words per G1 point (x, y: 48 bytes each)
 
@@ -85,18 +78,18 @@ int main(int argc, char** argv) {
     }
     const size_t n = size_t(1) << log_points, bytes = n * WORDS * sizeof(uint4);
     cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, 0));
+    BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
     std::printf("device: %s, %d SMs; %zu points (%.2f GiB), density %.2f\n", prop.name, prop.multiProcessorCount, n,
                 double(bytes) / double(1ull << 30), density);
 
     uint4* host = nullptr;
-    CHECK(cudaHostAlloc(&host, bytes, cudaHostAllocMapped));
+    BENCH_CHECK(cudaHostAlloc(&host, bytes, cudaHostAllocMapped));
     for (size_t i = 0; i < n * WORDS; ++i)
         host[i] = make_uint4(uint32_t(i), uint32_t(i >> 32) ^ 0x9e3779b9u, uint32_t(i * 2654435761u), 7u);
     uint4* host_dev = nullptr;
-    CHECK(cudaHostGetDevicePointer(&host_dev, host, 0));
+    BENCH_CHECK(cudaHostGetDevicePointer(&host_dev, host, 0));
     uint4* dev = nullptr;
-    CHECK(cudaMalloc(&dev, bytes));
+    BENCH_CHECK(cudaMalloc(&dev, bytes));
 
     std::mt19937_64 rng(42);
     std::bernoulli_distribution keep(density);
@@ -106,21 +99,21 @@ int main(int argc, char** argv) {
         if (keep(rng)) sparse.push_back(uint32_t(i));
     }
     uint32_t* idx = nullptr;
-    CHECK(cudaMalloc(&idx, n * sizeof(uint32_t)));
+    BENCH_CHECK(cudaMalloc(&idx, n * sizeof(uint32_t)));
     cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
+    BENCH_CHECK(cudaEventCreate(&e0));
+    BENCH_CHECK(cudaEventCreate(&e1));
     auto time_ms = [&](auto&& launch) {
         std::vector<double> ms;
         for (int r = 0; r < reps; ++r) {
-            CHECK(cudaEventRecord(e0, s));
+            BENCH_CHECK(cudaEventRecord(e0, s));
             launch();
-            CHECK(cudaEventRecord(e1, s));
-            CHECK(cudaEventSynchronize(e1));
+            BENCH_CHECK(cudaEventRecord(e1, s));
+            BENCH_CHECK(cudaEventSynchronize(e1));
             float t = 0;
-            CHECK(cudaEventElapsedTime(&t, e0, e1));
+            BENCH_CHECK(cudaEventElapsedTime(&t, e0, e1));
             ms.push_back(t);
         }
         return median(ms);
@@ -128,7 +121,7 @@ int main(int argc, char** argv) {
     // The gathered points equal the host's at each of |list|'s indices (every one checked).
     std::vector<uint4> back(n * WORDS);
     auto check = [&](const std::vector<uint32_t>& list) {
-        CHECK(cudaMemcpy(back.data(), dev, bytes, cudaMemcpyDeviceToHost));
+        BENCH_CHECK(cudaMemcpy(back.data(), dev, bytes, cudaMemcpyDeviceToHost));
         for (uint32_t p : list)
             if (std::memcmp(&back[size_t(p) * WORDS], &host[size_t(p) * WORDS], WORDS * sizeof(uint4)) != 0) {
                 std::printf("CHECK FAILED: point %u differs\n", p);
@@ -142,21 +135,21 @@ int main(int argc, char** argv) {
         double ms, moved;
     };
     std::vector<row> rows;
-    const double copy_ms = time_ms([&] { CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s)); });
+    const double copy_ms = time_ms([&] { BENCH_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s)); });
     rows.push_back({"copy: whole segment (cudaMemcpyAsync)", copy_ms, double(bytes)});
     bool ok = check(every);
     const int blocks = prop.multiProcessorCount * 8, threads = 256;
     for (const auto* list : {&every, &sparse}) {
-        CHECK(cudaMemcpy(idx, list->data(), list->size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        BENCH_CHECK(cudaMemcpy(idx, list->data(), list->size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
         const std::string what = list == &every ? "all" : "sparse";
         for (int unroll : {1, 4}) {
-            CHECK(cudaMemset(dev, 0, bytes));
+            BENCH_CHECK(cudaMemset(dev, 0, bytes));
             const double ms = time_ms([&] {
                 if (unroll == 1)
                     gather_kernel<1><<<blocks, threads, 0, s>>>(host_dev, idx, list->size(), dev);
                 else
                     gather_kernel<4><<<blocks, threads, 0, s>>>(host_dev, idx, list->size(), dev);
-                CHECK(cudaGetLastError());
+                BENCH_CHECK(cudaGetLastError());
             });
             ok = check(*list) && ok;
             rows.push_back({what + ": gather kernel, " + std::to_string(unroll) + " load(s) in flight per thread", ms,
