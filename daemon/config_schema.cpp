@@ -30,7 +30,7 @@ const std::array<config_section, 7> sections{{
      "backend."},
 }};
 
-const std::array<config_key, 43> keys{{
+const std::array<config_key, 44> keys{{
     // [runtime]
     {"runtime", "dir", path_key{CUZK_CONFIG_FIELD(runtime.dir)},
      "Sockets (`ipc://<dir>/<stage>.sock`), pid and lock files. Empty: `$CUZK_RUNTIME_DIR`, else "
@@ -164,6 +164,12 @@ const std::array<config_key, 43> keys{{
      "from), the pages of their host copy go back to the kernel (~48 GiB for a 32 GiB PoRep set; those of B_G2 "
      "stay where `b_g2_on_gpu = false` reads them), so gpud's memory is not the parameters' twice over; false "
      "keeps them (never read again)."},
+    {"gpud", "sparse_streaming", boolean_key{CUZK_CONFIG_FIELD(gpud.sparse_streaming)},
+     "CUDA backend, points streamed from host memory (`params_memory` `\"host\"` or `\"split\"`, or `\"auto\"` "
+     "on a GPU without room): the host copy is page-locked and mapped into the GPU's address space, and a "
+     "segment whose MSM reads at most 3/4 of its points (those with a scalar other than 0: about half of PoRep's "
+     "L, A and B) gets those alone, gathered by a kernel, instead of the whole segment over the copy engine "
+     "(docs/gpu-backend.md has what it was measured to gain). Off by default."},
     {"gpud", "winning_post_beside_lock", boolean_key{CUZK_CONFIG_FIELD(gpud.winning_post_beside_lock)},
      "A WinningPoSt's kernels run beside the CUDA lock's holder, without waiting for its partition (up to ~1 s at "
      "32 GiB on an H200), where the backend keeps them apart: the CUDA backend's side lane (sets of domain up to "

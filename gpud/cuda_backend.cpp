@@ -92,7 +92,9 @@ std::vector<std::pair<std::string, std::uint64_t>> cuda_backend::counters() cons
             {"prepares_making_resident", prepares_making_resident_.load()},
             {"beside_lock_partitions", beside_lock_partitions_.load()},
             {"side_lane_warm_ups", side_lane_warm_ups_.load()},
-            {"side_lane_off", side_lane_refused_.load() ? 1u : 0u}};
+            {"side_lane_off", side_lane_refused_.load() ? 1u : 0u},
+            {"streamed_segments", streamed_segments_.load()},
+            {"sparse_segments", sparse_segments_.load()}};
 }
 
 std::optional<device_info> cuda_backend::device() const {

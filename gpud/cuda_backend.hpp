@@ -87,6 +87,7 @@ class r1cs_witness;
 class device_out_of_memory;
 template <class F>
 class msm_context;
+struct msm_stream_totals;
 }  // namespace cuzk::cuda
 
 namespace cuzk::gpud {
@@ -134,6 +135,13 @@ public:
     // as on a GPU whose free memory splits them so (choose_points_split, tested apart), whatever this one has
     // free; std::nullopt: the free memory decides again.
     void split_points_for_test(std::optional<size_t> g1_points) { forced_g1_resident_ = g1_points; }
+    // [gpud] sparse_streaming: the sets placed in host memory from now on have their host copy page-locked and
+    // mapped into the device's address space, and a streamed segment whose MSM reads at most 3/4 of its points
+    // (those with a scalar other than 0: about half of PoRep's L, A and B) gets those alone, gathered by a kernel
+    // reading the copy in place, instead of the whole segment over the copy engine
+    // (msm_context::set_sparse_streaming; counters streamed_segments and sparse_segments). Sets already placed
+    // keep what they had. Off by default.
+    void set_sparse_streaming(bool on) { sparse_streaming_ = on; }
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
     std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
@@ -159,7 +167,8 @@ public:
     // pages given back to the kernel now), prepares_making_resident (prepares that took the kernels' mutex
     // to make a set resident or plan its memory: once per set, not per partition), beside_lock_partitions
     // (kernels run on the side lane), side_lane_warm_ups (warm_side_lane's runs) and side_lane_off (1 once a side
-    // run failed on the device), by name. Never waits for
+    // run failed on the device), streamed_segments and sparse_segments (MSM segments of points in host memory
+    // streamed, and of them those gathered sparse: set_sparse_streaming), by name. Never waits for
     // kernels: gpud's main loop, which sends the finished proofs, answers status requests with it.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
@@ -227,6 +236,9 @@ private:
     void plan_after_out_of_memory(const cuda_work& w, const cuda::device_out_of_memory& e);
     // Under |mu_|: |msm_scratch_bytes_| from every set's MSM contexts.
     void note_scratch_held();
+    // After |r|'s kernels (under |mu_|, or |side_mu_| on the side lane): the segments they streamed, beyond
+    // |before| (r.streamed_totals() as they started), added to the counters.
+    void note_streamed(const resident_params& r, const cuda::msm_stream_totals& before);
     // The matrices of |w| resident in |r| (uploaded unless |r| holds them; then |r|'s MSM scratch is planned
     // again, without the spare NTT slot, whose row a a compact partition has no use for) and the compact witness's
     // buffers reserved for |w| (cuda_backend/compact_sequence.cpp).
@@ -300,6 +312,7 @@ private:
     params_placement placement_;
     std::optional<size_t> forced_g1_resident_;  // split_points_for_test
     bool release_host_points_;
+    std::atomic<bool> sparse_streaming_{false};  // set_sparse_streaming
     unsigned side_lane_max_log_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend
@@ -335,6 +348,8 @@ private:
     std::atomic<uint64_t> beside_lock_partitions_{0};      // kernels run on the side lane (counters())
     std::atomic<uint64_t> side_lane_warm_ups_{0};          // warm_side_lane runs done (counters())
     std::atomic<uint64_t> prepares_making_resident_{0};  // make_resident_before_lock calls that took |mu_|
+    // MSM segments streamed from host memory and of them gathered sparse, by the kernels under |mu_| (counters()).
+    std::atomic<uint64_t> streamed_segments_{0}, sparse_segments_{0};
     // The sum of the resident sets' released_bytes(), for counters() (a status request), which must not wait
     // on |mu_|: gpud's main loop answers it, the loop that sends finished proofs.
     std::atomic<size_t> host_points_released_{0};

@@ -57,7 +57,8 @@ std::uint64_t us_since(steady::time_point t0) {
 std::unique_ptr<proving_backend> backend_for(const daemon::config& c, const std::optional<fault_plan>& faults) {
     auto backend = make_backend(c.gpud.backend, c.gpud.gpu,
                                 {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu,
-                                 parse_params_placement(c.gpud.params_memory), c.gpud.release_host_points});
+                                 parse_params_placement(c.gpud.params_memory), c.gpud.release_host_points,
+                                 c.gpud.sparse_streaming});
     if (!faults) return backend;
     spdlog::warn("[gpud] {}={}: fault injection is on (a test facility): the {} step of the {} backend fails with "
                  "injected CUDA errors{}; unset the variable to prove normally",

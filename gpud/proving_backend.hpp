@@ -122,6 +122,7 @@ struct cuda_settings {
     bool b_g2_on_gpu = true;                                     // else on the CPU, beside the GPU work
     params_placement placement = params_placement::automatic;   // [gpud] params_memory
     bool release_host_points = false;  // [gpud] release_host_points (gpud's default is true; cuda_backend says why)
+    bool sparse_streaming = false;     // [gpud] sparse_streaming
 };
 
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the

@@ -540,6 +540,39 @@ TEST(CudaBackend, ASplitSetStreamsWholeOnceAnotherBigSetIsPlaced) {
     be.forget(b);
 }
 
+// [gpud] sparse_streaming: the points in host memory, the copy page-locked and mapped; a streamed segment whose
+// scalars are mostly 0 gets only the points its run reads, gathered from the copy in place. sha256's aux values
+// are mostly bits, about half of them 0: L's, A's and B's segments are gathered, H's (random coefficients) copied
+// whole. The proofs equal the CPU backend's byte for byte, fully streamed and split, and the counters say which
+// way the segments went.
+TEST(CudaBackend, SparseStreamingProvesAsTheCpuAndGathersTheSparseSegments) {
+    SKIP_WITHOUT_GPU();
+    const keys& k = keys_for("sha256:2");
+    proving_assignment pa = synthesized("sha256:2");
+    const witness_view w = view_of(pa);
+    gpud::cpu_backend cpu;
+    const parameters& p = k.setup.params;
+    const proof want = prove_with(cpu, w, p, 61);
+    for (const auto placement : {gpud::params_placement::host, gpud::params_placement::split}) {
+        SCOPED_TRACE(gpud::to_string(placement));
+        gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes, placement, true);
+        be.set_sparse_streaming(true);
+        if (placement == gpud::params_placement::split) be.split_points_for_test(p.l.size() / 2);
+        const parameters copy = p;
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 61)), proof_to_bytes(want));
+        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 61)), proof_to_bytes(want)) << "again";
+        const uint64_t streamed = counter_of(be, "streamed_segments"), sparse = counter_of(be, "sparse_segments");
+        EXPECT_GT(sparse, 0u) << streamed << " segments streamed";
+        EXPECT_LT(sparse, streamed) << "H's segments are copied whole";
+        be.forget(copy);
+    }
+    // Off (the default): every segment copied whole.
+    const proof got = prove_with(host_params_backend(), w, p, 61);
+    EXPECT_EQ(proof_to_bytes(got), proof_to_bytes(want));
+    EXPECT_GT(counter_of(host_params_backend(), "streamed_segments"), 0u);
+    EXPECT_EQ(counter_of(host_params_backend(), "sparse_segments"), 0u);
+}
+
 TEST(CudaBackend, ParametersOfAnotherCircuitAreRejectedBeforeTheKernels) {
     SKIP_WITHOUT_GPU();
     const keys& k = keys_for("mul:64");

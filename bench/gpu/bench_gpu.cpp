@@ -31,7 +31,8 @@
 //   get only the points their runs read, msm_context::set_sparse_streaming)
 //
 //   cuzk_bench_gpu --compact-partition [--registered-proof NAME] [--matrix-file F] [--census F] [--reps 3]
-//                  [--params-memory P[,P...]]  (P: auto|device|host|split, each proved in turn)
+//                  [--params-memory P[,P...]]  (P: auto|device|host|split, each proved in turn; P+sparse:
+//                  with [gpud] sparse_streaming, e.g. host,host+sparse)
 //   (gpud's CUDA backend on a SYNTHETIC compact partition of a PoRep shape, 32 GiB by default: compact_bench
 //   below)
 //
@@ -1396,17 +1397,21 @@ int compact_bench(int argc, char** argv) {
 
     // --params-memory P[,P...]: as [gpud] params_memory (auto by default, as gpud); several placements are proved
     // in turn, each by a backend of its own (the one before destroyed, its device memory freed), so one set of
-    // random parameters serves them all.
+    // random parameters serves them all. "P+sparse": P with [gpud] sparse_streaming on.
     const std::string placements = arg_str(argc, argv, "--params-memory") ? arg_str(argc, argv, "--params-memory")
                                                                           : "auto";
     for (size_t at = 0; at <= placements.size();) {
         const size_t comma = std::min(placements.find(',', at), placements.size());
-        const std::string placement = placements.substr(at, comma - at);
+        const std::string option = placements.substr(at, comma - at);
         at = comma + 1;
-        const std::string tag = "compact " + placement + ": ";
+        const std::string sparse_suffix = "+sparse";
+        const bool sparse = option.size() > sparse_suffix.size() && option.ends_with(sparse_suffix);
+        const std::string placement = sparse ? option.substr(0, option.size() - sparse_suffix.size()) : option;
+        const std::string tag = "compact " + option + ": ";
         gpud::cuda_backend be(0, true, gpud::cuda_backend::default_pin_min_bytes,
                               gpud::cuda_backend::default_scalar_cache_bytes,
                               gpud::parse_params_placement(placement));
+        be.set_sparse_streaming(sparse);
         be.register_host_region(std::as_bytes(std::span<const uint64_t>(slot)));
         auto prove = [&](std::vector<double>* prep, std::vector<double>* kern) {
             double t = now_ms();
@@ -1425,15 +1430,18 @@ int compact_bench(int argc, char** argv) {
         for (int r = 0; r < reps; ++r) prove(&prep, &kern);
         std::snprintf(note, sizeof note, "prepare_compact's checks, before the lock");
         record(tag + "prepare_compact (CPU)", median(prep), note);
-        uint64_t uploaded = 0, partitions = 0;
+        uint64_t uploaded = 0, partitions = 0, segments = 0, sparse_segments = 0;
         for (const auto& [k, v] : be.counters()) {
             if (k == "compact_uploaded_bytes") uploaded = v;
             if (k == "compact_partitions") partitions = v;
+            if (k == "streamed_segments") segments = v;
+            if (k == "sparse_segments") sparse_segments = v;
         }
+        const double per = partitions ? 1.0 / double(partitions) : 0.0;
         std::snprintf(note, sizeof note,
-                      "median of %d; %.1f MB copied per partition; compact witness buffers %.2f GiB; device memory in "
-                      "use %.1f GiB",
-                      reps, partitions ? double(uploaded) / double(partitions) / 1e6 : 0.0,
+                      "median of %d; %.1f MB copied per partition; %.1f segments streamed per partition, %.1f of them "
+                      "gathered sparse; compact witness buffers %.2f GiB; device memory in use %.1f GiB",
+                      reps, double(uploaded) * per / 1e6, double(segments) * per, double(sparse_segments) * per,
                       double(be.compact_witness_bytes()) / gib, device_used_gib());
         record(tag + "run_kernels (GPU work under the lock)", median(kern), note);
     }

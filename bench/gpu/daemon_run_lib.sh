@@ -165,7 +165,8 @@ choose_ring_dir() {
 # From RT, SPOOL, RING_NAME, RING_SLOTS, SLOT_BYTES, SHM_DIR, SYNTH_THREADS, BACKEND, GPUD_WORKERS, GPU, LOCK_NAME,
 # PARAMS_DIR, LOG_LEVEL (default info; debug adds, among others, each compact partition's kernel steps to
 # gpud's log), and RELEASE_HOST_POINTS ([gpud] release_host_points; default true, false keeps the parameters' host
-# vectors after their upload).
+# vectors after their upload), PARAMS_MEMORY ([gpud] params_memory; default auto) and SPARSE_STREAMING ([gpud]
+# sparse_streaming; default false).
 write_synthetic_config() {
   cat >"$CONFIG" <<EOF
 # written by $(basename "$0"): $1
@@ -194,6 +195,8 @@ lock_name = "$LOCK_NAME"
 params_dir = "$PARAMS_DIR"
 synthetic_params = true
 release_host_points = ${RELEASE_HOST_POINTS:-true}
+params_memory = "${PARAMS_MEMORY:-auto}"
+sparse_streaming = ${SPARSE_STREAMING:-false}
 preload = "${PRELOAD:-}"
 EOF
   cp "$CONFIG" "$OUT/cuzk.toml"

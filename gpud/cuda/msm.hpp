@@ -75,6 +75,12 @@ struct msm_report {
     float ms_affine[AFFINE_KINDS] = {};
 };
 
+// msm_report's segment counts summed over every run of a context (msm_context::streamed_totals): a backend
+// reports them without asking a report of each run.
+struct msm_stream_totals {
+    std::uint64_t segments = 0, sparse_segments = 0;
+};
+
 template <class F>  // ff::fp_t: G1, ff::fp2_t: G2
 class msm_context {
 public:
@@ -141,11 +147,13 @@ public:
     // points, those with a scalar other than 0, gets them alone, gathered by a kernel reading the host copy in
     // place (msm_sparse_stream.cuh: the L, A and B scalars of PoRep are about half zeros, and their streamed MSMs
     // are bound by the link), instead of the whole segment's copy. Needs the host copy page-locked and mapped into
-    // the device's address space when use_host_points is called (cuda::host_pin with |mapped|, or cudaHostAlloc;
-    // sparse_streaming_available); otherwise every segment is copied whole, as with it off (the default).
-    // msm_report::sparse_segments counts the segments gathered.
+    // the device's address space when use_host_points or this is called (cuda::host_pin with |mapped|, or
+    // cudaHostAlloc; sparse_streaming_available); otherwise every segment is copied whole, as with it off (the
+    // default). msm_report::sparse_segments counts the segments gathered.
     void set_sparse_streaming(bool on);
     bool sparse_streaming_available() const;
+    // Segments the runs of this context streamed since it was made, and of them those gathered sparse.
+    msm_stream_totals streamed_totals() const;
     bool host_points() const;
     // The points on the device: size(), or the |resident| of use_host_points.
     size_t resident_points() const;

@@ -230,7 +230,18 @@ void msm_context<F>::use_host_points(const void* packed, size_t n, size_t segmen
 
 template <class F>
 void msm_context<F>::set_sparse_streaming(bool on) {
-    impl_->sparse_streaming = on;
+    impl& m = *impl_;
+    m.sparse_streaming = on;
+    // The copy may have been page-locked (and mapped) after use_host_points, as the backend does once it is written.
+    if (on && m.host_points) {
+        CUDA_OK(cudaSetDevice(m.device));
+        m.host_points_mapped = impl::mapped_address(m.host_points);
+    }
+}
+
+template <class F>
+msm_stream_totals msm_context<F>::streamed_totals() const {
+    return impl_->totals;
 }
 
 template <class F>

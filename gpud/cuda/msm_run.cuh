@@ -85,6 +85,8 @@ struct msm_context<F>::impl {
     // indices per buffer) with their counts in |stream_counts|.
     bool sparse_streaming = false;
     const point_t* host_points_mapped = nullptr;
+    // The segments streamed and gathered by every run so far (streamed_totals).
+    msm_stream_totals totals;
     device_buffer<uint32_t> stream_idx, stream_counts;
     int sm_count = 0;
     // The host copy's device address, where it is page-locked and mapped; null otherwise (use_host_points).
@@ -643,6 +645,8 @@ struct msm_context<F>::impl {
         }
         all.segments = unsigned(segs);
         all.sparse_segments = gathered;
+        totals.segments += segs;
+        totals.sparse_segments += gathered;
         all.prefetched = ahead;
         if (report) *report = all;
         return acc;

@@ -139,14 +139,18 @@ void cuda_backend::run_compact_kernels(cuda_work& w) {
     resident_params& r = resident_for(*w.params, &*w.compact, w.prepared.log_m);
     if (!r.g2) throw std::logic_error("CUDA backend: a compact partition's kernels with B_G2 on the CPU");
     if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m, false);
+    const auto before = r.streamed_totals();
     compact_sequence{*this, w, r, *ntt_, *compact_witness_}.run();
+    note_streamed(r, before);
 }
 
 void cuda_backend::run_on_side_lane(cuda_work& w, resident_params& r, bool counted) {
     if (!side_ntt_) side_ntt_ = std::make_unique<cuda::ntt_context>(gpu_, cuda::stream_priority::high);
     if (!side_witness_) side_witness_ = std::make_unique<cuda::r1cs_witness>(gpu_, cuda::stream_priority::high);
     reserve_witness(*side_witness_, r, *w.compact, w.prepared.log_m);
+    const auto before = r.streamed_totals();
     compact_sequence{*this, w, r, *side_ntt_, *side_witness_, counted}.run();
+    note_streamed(r, before);
     // msm_scratch_bytes_ is not summed here: that reads |resident_|, which only |mu_| guards (the next run under
     // the lock counts this set's scratch).
     if (counted) ++beside_lock_partitions_;

@@ -99,7 +99,15 @@ void cuda_backend::run_kernels(partition_work& work) {
 void cuda_backend::run_full_kernels(cuda_work& w) {
     resident_params& r = resident_for(*w.params);
     if (!r.scratch_planned) plan_device_memory(r, w.prepared.log_m, true);
+    const auto before = r.streamed_totals();
     kernel_sequence{*this, w, r}.run();
+    note_streamed(r, before);
+}
+
+void cuda_backend::note_streamed(const resident_params& r, const cuda::msm_stream_totals& before) {
+    const auto now = r.streamed_totals();
+    streamed_segments_ += now.segments - before.segments;
+    sparse_segments_ += now.sparse_segments - before.sparse_segments;
 }
 
 void cuda_backend::kernel_sequence::run() {

@@ -43,6 +43,7 @@ struct points_layout {
     params_placement placement = params_placement::automatic;
     bool b_g2_on_gpu = true;
     bool release_host_points = false;  // [gpud] release_host_points
+    bool sparse_streaming = false;     // [gpud] sparse_streaming: the host copy mapped, sparse segments gathered
     std::optional<size_t> forced_g1_resident;  // cuda_backend::split_points_for_test
     bool may_split = false;  // params_memory = "split", a big set, no other big one resident: some points may stay
     size_t n_g1 = 0;    // h, l, a, b_g1 back to back
@@ -100,6 +101,16 @@ std::string released_note(const resident_params& r) {
     return r.released.empty() ? std::string()
                               : fmt::format("; their host copy ({:.2f} GiB) given back to the kernel",
                                             double(r.released_bytes()) / gib);
+}
+
+// ", only the points with a scalar other than 0 where ..." with [gpud] sparse_streaming, for the logs: whether the
+// contexts can gather (the copy page-locked and mapped) or copy every segment whole after all.
+std::string sparse_note(const resident_params& r, const points_layout& fit) {
+    if (!fit.sparse_streaming) return std::string();
+    const bool g2_streamed = r.host_g2 != nullptr;
+    if (r.g1->sparse_streaming_available() && (!g2_streamed || r.g2->sparse_streaming_available()))
+        return " ([gpud] sparse_streaming: those with a scalar other than 0 alone, where at most 3/4 of a segment)";
+    return " ([gpud] sparse_streaming asked, but the host copy is not mapped: every segment whole)";
 }
 
 // The host copy is as large as the points (47 GiB at 32 GiB): a host without room gets a message in those
@@ -200,23 +211,30 @@ void stream_points_from_host(resident_params& r, const groth16::parameters& para
         release_host_copy(r, params.b_g2, "b_g2", fit);
     }
     // Page-locked once written: locking commits every page of the copy at once. The resident part then goes up
-    // from it at the link's rate.
-    r.pin_g1 = cuda::host_pin(fit.gpu, r.host_g1.get(), fit.n_g1 * 2 * sizeof(ff::fp_t));
-    if (r.host_g2) r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t));
+    // from it at the link's rate. Mapped into the device's address space too with sparse streaming, whose gather
+    // kernel reads it in place.
+    r.pin_g1 = cuda::host_pin(fit.gpu, r.host_g1.get(), fit.n_g1 * 2 * sizeof(ff::fp_t), fit.sparse_streaming);
+    if (r.host_g2)
+        r.pin_g2 = cuda::host_pin(fit.gpu, r.host_g2.get(), fit.n_g2 * 2 * sizeof(ff::fp2_t), fit.sparse_streaming);
     r.g1->upload_packed_at(0, r.host_g1.get(), r.g1_resident);
     const bool pinned = r.pin_g1.pinned() && (!r.host_g2 || r.pin_g2.pinned());
     if (!pinned)
         spdlog::warn("GPU {}: the parameters' host copy could not be page-locked ({}): its segments are copied "
-                     "from pageable memory, slower",
-                     fit.gpu, !r.pin_g1.pinned() ? r.pin_g1.error() : r.pin_g2.error());
+                     "from pageable memory, slower{}",
+                     fit.gpu, !r.pin_g1.pinned() ? r.pin_g1.error() : r.pin_g2.error(),
+                     fit.sparse_streaming ? ", and whole ([gpud] sparse_streaming needs the copy page-locked)" : "");
+    if (fit.sparse_streaming) {
+        r.g1->set_sparse_streaming(true);
+        if (g2_streamed) r.g2->set_sparse_streaming(true);
+    }
     spdlog::info("GPU {}: parameters in host memory ([gpud] params_memory = \"{}\"; {:.2f} GiB of points, {:.1f} "
                  "GiB of device memory free): {} h, {} l, {} a, {} b_g1, {} b_g2 points; {:.2f} GiB of them also kept "
                  "on the device ({} of {} G1 points: l, a, b_g1, then h's; B_G2's {}), the rest streamed to the GPU "
-                 "in segments of {} G1 / {} G2 points; prepared in {:.2f} s{}",
+                 "in segments of {} G1 / {} G2 points{}; prepared in {:.2f} s{}",
                  fit.gpu, to_string(fit.placement), double(fit.need) / gib, double(fit.avail) / gib, r.h.size,
                  r.l.size, r.a.size, r.b_g1.size, r.g2 ? r.b_g2.size : 0, double(r.device_point_bytes()) / gib,
                  r.g1_resident, fit.n_g1, !r.g2 ? "on the CPU" : g2_streamed ? "streamed" : "resident", r.segment_g1,
-                 r.segment_g2, seconds_since(t0), released_note(r));
+                 r.segment_g2, sparse_note(r, fit), seconds_since(t0), released_note(r));
 }
 
 // The points uploaded to the device, G1 queries back to back in one context.
@@ -380,6 +398,7 @@ cuda_backend::resident_params& cuda_backend::resident_for(const groth16::paramet
     fit.placement = placement_;
     fit.b_g2_on_gpu = b_g2_on_gpu_;
     fit.release_host_points = release_host_points_;
+    fit.sparse_streaming = sparse_streaming_;
     // h last: where the points do not all fit the device, the context's last points are those streamed, and h's
     // MSM (random scalars) hides its copies under its kernels best.
     place(r->l, params.l, fit.n_g1);

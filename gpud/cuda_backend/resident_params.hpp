@@ -64,6 +64,16 @@ struct cuda_backend::resident_params {
         return on_host() ? largest_run(sizes, g1_resident, segment_g1) : *std::max_element(sizes.begin(), sizes.end());
     }
     size_t largest_g2_run() const { return !g2 ? 0 : host_g2 ? segment_g2 : b_g2.size; }
+    // Segments its contexts' runs streamed so far, and of them those gathered sparse (msm_context::streamed_totals).
+    cuda::msm_stream_totals streamed_totals() const {
+        cuda::msm_stream_totals t = g1 ? g1->streamed_totals() : cuda::msm_stream_totals{};
+        if (g2) {
+            const auto t2 = g2->streamed_totals();
+            t.segments += t2.segments;
+            t.sparse_segments += t2.sparse_segments;
+        }
+        return t;
+    }
     // Device bytes of the points (those kept there where some are streamed; segment buffers not counted).
     size_t device_point_bytes() const {
         if (!on_host()) return bytes();
