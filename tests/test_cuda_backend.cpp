@@ -81,6 +81,31 @@ proof prove_with(gpud::proving_backend& be, const witness_view& w, const paramet
     return be.finish(*work, rng);
 }
 
+// Circuit |spec|'s keys, its witness and the CPU backend's proof with rng seed |seed|: what a GPU placement's
+// proofs are compared with. |w| points into |pa|: neither copied nor moved.
+struct cpu_reference {
+    const keys& k;
+    proving_assignment pa;
+    witness_view w;
+    uint64_t seed;
+    proof want;
+    cpu_reference(const std::string& spec, uint64_t rng_seed)
+        : k(keys_for(spec)), pa(synthesized(spec)), w(view_of(pa)), seed(rng_seed) {
+        gpud::cpu_backend cpu;
+        want = prove_with(cpu, w, k.setup.params, seed);
+    }
+    cpu_reference(const cpu_reference&) = delete;
+    cpu_reference& operator=(const cpu_reference&) = delete;
+};
+
+// |be|'s proofs of |ref|'s witness over |params| (a copy of its parameters, whose host vectors the backend may
+// give back) equal the CPU's: the first, which makes the set resident, and one more on the set as it stays.
+void expect_proves_as_cpu_twice(gpud::cuda_backend& be, const cpu_reference& ref, const parameters& params) {
+    EXPECT_EQ(proof_to_bytes(prove_with(be, ref.w, params, ref.seed)), proof_to_bytes(ref.want));
+    EXPECT_EQ(proof_to_bytes(prove_with(be, ref.w, params, ref.seed)), proof_to_bytes(ref.want))
+        << "again, set resident";
+}
+
 // B_G2 on the GPU (the default) or on a CPU thread; every host range pinned for the copies (the small
 // circuits here are far under the default pin_min_bytes, so the default would copy from pageable memory).
 gpud::cuda_backend& gpu_backend(bool b_g2_on_gpu = true) {
@@ -495,12 +520,8 @@ TEST(CudaBackend, HostCopyOfThePointsGivenBackOnceResidentProofsUnchanged) {
 // equal to the CPU's, with the host vectors given back.
 TEST(CudaBackend, PointsSplitBetweenDeviceAndHostProveAsTheCpu) {
     SKIP_WITHOUT_GPU();
-    const keys& k = keys_for("sha256:2");
-    proving_assignment pa = synthesized("sha256:2");
-    const witness_view w = view_of(pa);
-    gpud::cpu_backend cpu;
-    const parameters& p = k.setup.params;
-    const proof want = prove_with(cpu, w, p, 41);
+    const cpu_reference ref("sha256:2", 41);
+    const parameters& p = ref.k.setup.params;
     const size_t n_g1 = p.l.size() + p.a.size() + p.b_g1.size() + p.h.size();
     for (const size_t resident : {size_t(0), p.l.size() / 2, p.l.size() + p.a.size() / 3,
                                   p.l.size() + p.a.size() + p.b_g1.size() + p.h.size() / 2, n_g1}) {
@@ -509,8 +530,7 @@ TEST(CudaBackend, PointsSplitBetweenDeviceAndHostProveAsTheCpu) {
                               gpud::params_placement::split, true);
         be.split_points_for_test(resident);
         const parameters copy = p;
-        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 41)), proof_to_bytes(want));
-        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 41)), proof_to_bytes(want)) << "again, set resident";
+        expect_proves_as_cpu_twice(be, ref, copy);
         EXPECT_GT(be.host_points_released_bytes(), copy.h.size() * sizeof(copy.h[0]));
         be.forget(copy);
         EXPECT_EQ(be.resident_sets(), 0u);
@@ -547,28 +567,22 @@ TEST(CudaBackend, ASplitSetStreamsWholeOnceAnotherBigSetIsPlaced) {
 // way the segments went.
 TEST(CudaBackend, SparseStreamingProvesAsTheCpuAndGathersTheSparseSegments) {
     SKIP_WITHOUT_GPU();
-    const keys& k = keys_for("sha256:2");
-    proving_assignment pa = synthesized("sha256:2");
-    const witness_view w = view_of(pa);
-    gpud::cpu_backend cpu;
-    const parameters& p = k.setup.params;
-    const proof want = prove_with(cpu, w, p, 61);
+    const cpu_reference ref("sha256:2", 61);
+    const parameters& p = ref.k.setup.params;
     for (const auto placement : {gpud::params_placement::host, gpud::params_placement::split}) {
         SCOPED_TRACE(gpud::to_string(placement));
         gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes, placement, true);
         be.set_sparse_streaming(true);
         if (placement == gpud::params_placement::split) be.split_points_for_test(p.l.size() / 2);
         const parameters copy = p;
-        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 61)), proof_to_bytes(want));
-        EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 61)), proof_to_bytes(want)) << "again";
+        expect_proves_as_cpu_twice(be, ref, copy);
         const uint64_t streamed = counter_of(be, "streamed_segments"), sparse = counter_of(be, "sparse_segments");
         EXPECT_GT(sparse, 0u) << streamed << " segments streamed";
         EXPECT_LT(sparse, streamed) << "H's segments are copied whole";
         be.forget(copy);
     }
     // Off (the default): every segment copied whole.
-    const proof got = prove_with(host_params_backend(), w, p, 61);
-    EXPECT_EQ(proof_to_bytes(got), proof_to_bytes(want));
+    EXPECT_EQ(proof_to_bytes(prove_with(host_params_backend(), ref.w, p, ref.seed)), proof_to_bytes(ref.want));
     EXPECT_GT(counter_of(host_params_backend(), "streamed_segments"), 0u);
     EXPECT_EQ(counter_of(host_params_backend(), "sparse_segments"), 0u);
 }
