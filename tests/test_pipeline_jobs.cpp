@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <zmq.hpp>
 
 #include "common/groth16/setup.hpp"
 #include "support/pipeline.hpp"
@@ -48,17 +47,10 @@ TEST(PipelineJobs, RepeatedRequestIdReturnsTheSameJob) {
 TEST(PipelineJobs, MalformedRequestsGetErrorsAndDaemonsKeepServing) {
     pipeline sut;
     sut.start_all();
-    zmq::context_t context(1);
     for (const auto* stage : {"assemblerd", "synthd", "gpud"}) {
-        zmq::socket_t req(context, zmq::socket_type::req);
-        req.set(zmq::sockopt::linger, 0);
-        req.set(zmq::sockopt::rcvtimeo, 5000);
-        req.connect(sut.config().endpoint(pipeline::socket_of(stage)));
-        const std::string garbage = "{\"not\": \"a cuzk frame\"}";
-        ASSERT_TRUE(req.send(zmq::buffer(garbage), zmq::send_flags::none));
-        zmq::message_t reply;
-        ASSERT_TRUE(req.recv(reply)) << stage << " did not answer a malformed frame";
-        const auto m = ipc::decode(std::span(static_cast<const std::byte*>(reply.data()), reply.size()));
+        const auto reply = sut.call_raw(stage, "{\"not\": \"a cuzk frame\"}");
+        ASSERT_TRUE(reply.has_value()) << stage << " did not answer a malformed frame";
+        const ipc::message& m = *reply;
         ASSERT_TRUE(std::holds_alternative<ipc::error_reply_msg>(m)) << stage;
         EXPECT_EQ(std::get<ipc::error_reply_msg>(m).code, ipc::error_code::bad_request);
         EXPECT_NE(std::get<ipc::error_reply_msg>(m).text.find("magic"), std::string::npos);

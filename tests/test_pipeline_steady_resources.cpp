@@ -14,7 +14,6 @@
 #include <map>
 #include <string>
 #include <thread>
-#include <zmq.hpp>
 
 #include "common/circuits/registry.hpp"
 #include "common/groth16/setup.hpp"
@@ -80,21 +79,6 @@ counts within(const pipeline& sut, const std::string& stage, const counts& bound
     return now;
 }
 
-// A frame that is not a cuzk message to each daemon: each answers with an error and keeps serving.
-void send_malformed_frames(const pipeline& sut) {
-    zmq::context_t context(1);
-    for (const auto* stage : stages) {
-        zmq::socket_t req(context, zmq::socket_type::req);
-        req.set(zmq::sockopt::linger, 0);
-        req.set(zmq::sockopt::rcvtimeo, 5000);
-        req.connect(sut.config().endpoint(pipeline::socket_of(stage)));
-        const std::string garbage = "not a cuzk frame";
-        ASSERT_TRUE(req.send(zmq::buffer(garbage), zmq::send_flags::none));
-        zmq::message_t reply;
-        ASSERT_TRUE(req.recv(reply)) << stage << " did not answer a malformed frame";
-    }
-}
-
 }  // namespace
 
 TEST(PipelineSteadyResources, RoundsOfJobsLeaveNoDescriptorOrThreadBehind) {
@@ -114,7 +98,8 @@ TEST(PipelineSteadyResources, RoundsOfJobsLeaveNoDescriptorOrThreadBehind) {
         const std::uint64_t failing = sut.submit_ok("mul:32", 2, seed++);
         const auto api = cuzk::test::run_cuzk("api load" + cfg + " --calls 8 --circuit mul:64");
         EXPECT_EQ(api.exit_code, 0) << api.output;
-        send_malformed_frames(sut);
+        for (const auto* stage : stages)  // each answers with an error and keeps serving
+            EXPECT_TRUE(sut.call_raw(stage, "not a cuzk frame").has_value()) << stage;
         for (const std::uint64_t id : valid) EXPECT_EQ(sut.await(id).state, ipc::job_state::done) << "job " << id;
         EXPECT_EQ(sut.await(failing).state, ipc::job_state::failed);
         EXPECT_FALSE(sut.status_text().empty());

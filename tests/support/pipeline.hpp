@@ -24,6 +24,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <zmq.hpp>
 
 #include "common/circuits/registry.hpp"
 #include "common/groth16/params_file.hpp"
@@ -254,6 +255,20 @@ lock_name = "{8}"
 
     std::optional<ipc::message> call(const std::string& stage, const ipc::message& m, std::chrono::milliseconds t = 5s) const {
         return daemon::request(config_.endpoint(socket_of(stage)), m, t);
+    }
+
+    // Sends |frame| as it is (not an encoded message) to |stage| and decodes its answer; nullopt when none came
+    // within 5 s.
+    std::optional<ipc::message> call_raw(const std::string& stage, const std::string& frame) const {
+        zmq::context_t context(1);
+        zmq::socket_t req(context, zmq::socket_type::req);
+        req.set(zmq::sockopt::linger, 0);
+        req.set(zmq::sockopt::rcvtimeo, 5000);
+        req.connect(config_.endpoint(socket_of(stage)));
+        if (!req.send(zmq::buffer(frame), zmq::send_flags::none)) return std::nullopt;
+        zmq::message_t reply;
+        if (!req.recv(reply)) return std::nullopt;
+        return ipc::decode(std::span(static_cast<const std::byte*>(reply.data()), reply.size()));
     }
 
     std::string write_job(const std::string& circuit, std::uint32_t partitions, std::uint64_t seed) {
