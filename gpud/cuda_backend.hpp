@@ -348,7 +348,8 @@ private:
     std::atomic<uint64_t> beside_lock_partitions_{0};      // kernels run on the side lane (counters())
     std::atomic<uint64_t> side_lane_warm_ups_{0};          // warm_side_lane runs done (counters())
     std::atomic<uint64_t> prepares_making_resident_{0};  // make_resident_before_lock calls that took |mu_|
-    // MSM segments streamed from host memory and of them gathered sparse, by the kernels under |mu_| (counters()).
+    // MSM segments streamed from host memory and of them gathered sparse, by the kernels under |mu_| or on the side
+    // lane (counters()).
     std::atomic<uint64_t> streamed_segments_{0}, sparse_segments_{0};
     // The sum of the resident sets' released_bytes(), for counters() (a status request), which must not wait
     // on |mu_|: gpud's main loop answers it, the loop that sends finished proofs.
