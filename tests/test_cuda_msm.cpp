@@ -676,6 +676,16 @@ void check_sparse_streaming(const affine_t<F>& gen, uint64_t seed) {
             EXPECT_EQ(rep.sparse_segments > 0, mapped && r.gathered) << name(r.sh) << " from " << r.first;
             EXPECT_LE(rep.sparse_segments, rep.segments);
         }
+        {
+            // A run that declines the gather (msm_options::sparse_gather: one beside other kernels) copies whole.
+            const auto sc = make_scalars(n - resident, shape::porep, ++seed);
+            gpu.upload_scalars(sc);
+            cuda::msm_report rep;
+            EXPECT_EQ(gpu.run_uploaded_range(resident, n - resident, &rep, cuda::msm_options{.sparse_gather = false}),
+                      msm::multi_exp<F>(all.subspan(resident), sc));
+            EXPECT_EQ(rep.sparse_segments, 0u) << "declined by the run";
+            EXPECT_GT(rep.segments, 0u);
+        }
         gpu.set_sparse_streaming(false);
         const auto sc = make_scalars(n - resident, shape::porep, ++seed);
         gpu.upload_scalars(sc);

@@ -34,7 +34,7 @@
 //                  [--params-memory P[,P...]]  (P: auto|device|host|split, each proved in turn; P+sparse:
 //                  with [gpud] sparse_streaming, e.g. host,host+sparse)
 //   (gpud's CUDA backend on a SYNTHETIC compact partition of a PoRep shape, 32 GiB by default: compact_bench
-//   below)
+//   below; with SPDLOG_LEVEL=debug each run's step times are logged)
 //
 //   cuzk_bench_gpu --r1cs [--circuit SPEC] [--matrix-file F] [--reps 5] [--no-check]
 //   (the R1CS evaluation on the GPU, r1cs_bench below: SPEC is a built-in circuit (mul:N, sha256:N,
@@ -92,6 +92,7 @@
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/cfg/env.h>
 
 #include <fstream>
 
@@ -1449,6 +1450,8 @@ int compact_bench(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+    // SPDLOG_LEVEL=debug: the backend's debug lines too (--compact-partition: each run's step times).
+    spdlog::cfg::load_env_levels();
     const int max_log_msm = arg_int(argc, argv, "--max-log-msm", 26);
     const int max_log_ntt = arg_int(argc, argv, "--max-log-ntt", 27);
     const int reps = arg_int(argc, argv, "--reps", 5);

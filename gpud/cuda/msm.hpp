@@ -47,6 +47,11 @@ struct msm_options {
     // Every window |window_bits| wide (as before the even split, for comparisons); false: from c = 21 on, the
     // ceil(256 / c) windows split 256 bits evenly, each c or c - 1 bits (msm_digits.cuh, window_split).
     bool uniform_windows = false;
+    // With the context's sparse streaming on (set_sparse_streaming): false copies this run's streamed segments whole.
+    // For a run beside other kernels (a partition's B_G1 beside H's transforms, B_G2 on its own thread): the
+    // gather's blocks wait on the link inside SMs those kernels need, where the copy engine takes none (an H100
+    // measured gpud's compact sequence slower with every segment gathered than with none).
+    bool sparse_gather = true;
 };
 
 // What one run did, for logs and benchmarks.

@@ -99,11 +99,13 @@ struct msm_context<F>::impl {
         return static_cast<const point_t*>(dev);
     }
     // Segment |k| of the |n| points from |host_first| of the host copy into buffer k % 2, for scalars from
-    // |scalar_first| on: by the gather where sparse streaming is on, the copy is mapped and the scalars other
-    // than 0 are few enough (counted in |gathered|); else copied whole (copy_segment).
-    void stage_segment(size_t host_first, size_t scalar_first, size_t n, size_t k, unsigned& gathered) {
+    // |scalar_first| on: by the gather where sparse streaming is on, the run allows it (msm_options::sparse_gather),
+    // the copy is mapped and the scalars other than 0 are few enough (counted in |gathered|); else copied whole
+    // (copy_segment).
+    void stage_segment(size_t host_first, size_t scalar_first, size_t n, size_t k, bool may_gather,
+                       unsigned& gathered) {
         const size_t lo = k * segment, cnt = std::min(segment, n - lo);
-        if (!sparse_streaming || !host_points_mapped) return copy_segment(host_first, n, k);
+        if (!may_gather || !sparse_streaming || !host_points_mapped) return copy_segment(host_first, n, k);
         stream_idx.reserve(2 * segment);
         stream_counts.reserve(2);
         uint32_t* count = stream_counts.get() + k % 2;
@@ -633,9 +635,9 @@ struct msm_context<F>::impl {
         ec::jacobian_t<F> acc;
         msm_report all;
         unsigned gathered = 0;
-        if (segs > 0 && !ahead) stage_segment(host_first, scalar_first, n, 0, gathered);
+        if (segs > 0 && !ahead) stage_segment(host_first, scalar_first, n, 0, opt.sparse_gather, gathered);
         for (size_t k = 0; k < segs; ++k) {
-            if (k + 1 < segs) stage_segment(host_first, scalar_first, n, k + 1, gathered);
+            if (k + 1 < segs) stage_segment(host_first, scalar_first, n, k + 1, opt.sparse_gather, gathered);
             CUDA_OK(cudaStreamWaitEvent(stream, copied[k % 2], 0));
             const size_t lo = k * segment, cnt = std::min(segment, n - lo);
             msm_report r;

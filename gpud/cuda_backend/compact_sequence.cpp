@@ -44,11 +44,16 @@ constexpr cuda::z_source z_read = cuda::z_source::compact;
 
 // sum scalars[i] * points[first + i] over |n| scalars in device memory, read in place; the identity for none.
 template <class F>
-ec::jacobian_t<F> msm_in_place(cuda::msm_context<F>& ctx, size_t first, const ff::fr_t* scalars, size_t n) {
+ec::jacobian_t<F> msm_in_place(cuda::msm_context<F>& ctx, size_t first, const ff::fr_t* scalars, size_t n,
+                               const cuda::msm_options& opt = {}) {
     if (n == 0) return ec::jacobian_t<F>::identity();
     ctx.use_scalars_device(scalars, n);
-    return ctx.run_uploaded_range(first, n);
+    return ctx.run_uploaded_range(first, n, nullptr, opt);
 }
+
+// The MSMs that run beside other kernels (B_G1 beside H's transforms, B_G2 on its own thread) copy their streamed
+// segments whole: the sparse gather would take SMs from the kernels beside them (msm_options::sparse_gather).
+const cuda::msm_options beside_other_kernels{.sparse_gather = false};
 
 // A's scalars go into NTT slot 1 once H's transforms are done with it, where they are gathered at all (A leaves
 // some aux variable out: else they are z) and fit the domain (a circuit may have more variables than rows).
@@ -213,7 +218,7 @@ std::future<ec::g2_jacobian_t> cuda_backend::compact_sequence::start_b_g2() {
     }
     r.g2->use_scalars_device(z.b_scalars(), nb);
     return std::async(std::launch::async, [&g2 = *r.g2, first = r.b_g2.first, nb] {
-        return g2.run_uploaded_range(first, nb);
+        return g2.run_uploaded_range(first, nb, nullptr, beside_other_kernels);
     });
 }
 
@@ -224,7 +229,8 @@ void cuda_backend::compact_sequence::h_beside_b_g1() {
     for (int s = 0; s < 3; ++s) rows[s] = ntt.slot_for_writing(s, log_m);
     z.evaluate_rows(m, rows[0], rows[1], rows[2], log_m, z_read);  // returns with the rows written
     ntt.compute_h_resident(log_m);
-    w.kernels.b1_acc = msm_in_place(*r.g1, r.b_g1.first, z.b_scalars(), z.b_scalar_count());
+    w.kernels.b1_acc =
+        msm_in_place(*r.g1, r.b_g1.first, z.b_scalars(), z.b_scalar_count(), beside_other_kernels);
     // With H's points streamed from host memory, their first segment copied now, under the transforms (B_G1's
     // MSM has returned: the segment buffers are free), so the H MSM starts at its kernels instead of after one
     // segment's copy (~65 ms of the link at 32 GiB on an H100).

@@ -165,7 +165,9 @@ std::future<ec::g2_jacobian_t> cuda_backend::kernel_sequence::start_b_g2() {
         be.b_g2_scalars_to_device(r, w);
         return std::async(std::launch::async, [&be = be, &r = r, &p = p, board = be.b_g2_board_.get(),
                                                params = w.params] {
-            const auto acc = r.g2->run_uploaded_range(r.b_g2.first, p.b_scalars.size());
+            // Beside the G1 work: its streamed segments copied whole, not gathered (msm_options::sparse_gather).
+            const auto acc = r.g2->run_uploaded_range(r.b_g2.first, p.b_scalars.size(), nullptr,
+                                                      cuda::msm_options{.sparse_gather = false});
             be.prestage_waiting_partition(*board, r, params);
             return acc;
         });
