@@ -23,16 +23,16 @@
 
 namespace cuzk::gpud {
 
-cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size_t scalar_cache_bytes,
-                           params_placement placement, bool release_host_points, unsigned side_lane_max_log)
+cuda_backend::cuda_backend(int gpu, const cuda_settings& settings)
     : gpu_(gpu),
-      b_g2_on_gpu_(b_g2_on_gpu),
-      placement_(placement),
-      release_host_points_(release_host_points),
-      side_lane_max_log_(side_lane_max_log),
-      pin_min_bytes_(pin_min_bytes),
+      b_g2_on_gpu_(settings.b_g2_on_gpu),
+      placement_(settings.placement),
+      release_host_points_(settings.release_host_points),
+      sparse_streaming_(settings.sparse_streaming),
+      side_lane_max_log_(settings.side_lane_max_log),
+      pin_min_bytes_(size_t(settings.pin_min_bytes)),
       pins_(std::make_shared<pin_counters>()),
-      scalar_cache_bytes_(scalar_cache_bytes) {
+      scalar_cache_bytes_(size_t(settings.pinned_cache_bytes)) {
     std::string why;
     const int n = cuda::device_count(&why);
     if (gpu < 0 || gpu >= n)
@@ -42,21 +42,21 @@ cuda_backend::cuda_backend(int gpu, bool b_g2_on_gpu, size_t pin_min_bytes, size
     device_name_ = identity.name;
     device_total_bytes_ = identity.total_bytes;
     ntt_ = std::make_unique<cuda::ntt_context>(gpu);
-    if (b_g2_on_gpu) b_g2_board_ = std::make_shared<b_g2_board>();
-    if (pin_min_bytes != SIZE_MAX)
-        scalar_pool_ = std::make_shared<cuda::pinned_pool>(gpu, pin_min_bytes, scalar_cache_bytes);
+    if (b_g2_on_gpu_) b_g2_board_ = std::make_shared<b_g2_board>();
+    if (pin_min_bytes_ != SIZE_MAX)
+        scalar_pool_ = std::make_shared<cuda::pinned_pool>(gpu, pin_min_bytes_, scalar_cache_bytes_);
     spdlog::info("CUDA backend on GPU {}: {}; B_G2 on the {}; parameters' points on the {}, their host copy {}; "
                  "host ranges of {} pinned for copies{}",
-                 gpu, cuda::device_description(gpu), b_g2_on_gpu ? "GPU" : "CPU",
-                 placement == params_placement::device ? "device"
-                 : placement == params_placement::host  ? "host (streamed)"
-                 : placement == params_placement::split ? "device where they fit, else split between the two"
+                 gpu, cuda::device_description(gpu), b_g2_on_gpu_ ? "GPU" : "CPU",
+                 placement_ == params_placement::device ? "device"
+                 : placement_ == params_placement::host  ? "host (streamed)"
+                 : placement_ == params_placement::split ? "device where they fit, else split between the two"
                                                         : "device where they fit, else the host",
-                 release_host_points ? "released once uploaded" : "kept",
-                 pin_min_bytes == SIZE_MAX ? std::string("no size")
-                                           : fmt::format("{} bytes and more", pin_min_bytes),
+                 release_host_points_ ? "released once uploaded" : "kept",
+                 pin_min_bytes_ == SIZE_MAX ? std::string("no size")
+                                           : fmt::format("{} bytes and more", pin_min_bytes_),
                  scalar_pool_ ? fmt::format(", A/B scalars in reused page-locked buffers (up to {:.1f} GiB cached)",
-                                            double(scalar_cache_bytes) / double(1ull << 30))
+                                            double(scalar_cache_bytes_) / double(1ull << 30))
                               : std::string());
 }
 

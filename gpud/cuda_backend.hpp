@@ -107,50 +107,49 @@ scratch_plan plan_msm_scratch(int gpu, size_t g1_points, size_t g2_points, unsig
 
 class cuda_backend final : public proving_backend {
 public:
-    // Host ranges smaller than |pin_min_bytes| are copied from pageable memory without being pinned
-    // (registration is a system call and a page walk; small copies gain nothing). 0 pins every range,
-    // SIZE_MAX none (the copies of the backend before pinning). The default, 32 MiB, is glibc's largest
-    // mmap threshold: a vector that size or more has pages of its own, so its registration cannot collide
-    // with a neighbour's (smaller heap blocks may share a page, and registrations may not overlap).
-    static constexpr size_t default_pin_min_bytes = size_t(32) << 20;
-
-    // Free page-locked A/B scalar buffers kept for reuse (cuda::pinned_pool): with two workers a 32 GiB PoRep
-    // partition holds ~5.6 GB of them per partition in flight; the cache keeps what the next ones reuse.
-    static constexpr size_t default_scalar_cache_bytes = size_t(16) << 30;
-
-    // Throws cuda::cuda_error when |gpu| is not a usable device. The A and B scalar vectors of |pin_min_bytes|
-    // and more are built in page-locked buffers reused from partition to partition (none when SIZE_MAX).
-    // |placement| ([gpud] params_memory): where the parameters' points live (proving_backend.hpp). With
-    // |release_host_points| ([gpud] release_host_points) the pages of a set's host point vectors go back to the
-    // kernel once the points are on the device or packed for streaming (those B_G2 reads on the CPU excepted): the
-    // caller must not read them again while the set is resident (a read faults; gpud never does). Off by default
-    // here, where tests compare the backend's proofs with the CPU's over the same parameters object.
-    explicit cuda_backend(int gpu, bool b_g2_on_gpu = true, size_t pin_min_bytes = default_pin_min_bytes,
-                          size_t scalar_cache_bytes = default_scalar_cache_bytes,
-                          params_placement placement = params_placement::automatic, bool release_host_points = false,
-                          unsigned side_lane_max_log = default_side_lane_max_log);
+    // Throws cuda::cuda_error when |gpu| is not a usable device. The settings (cuda_settings, proving_backend.hpp):
+    //   pin_min_bytes        host ranges smaller than this are copied from pageable memory without being pinned
+    //                        (registration is a system call and a page walk; small copies gain nothing). 0 pins
+    //                        every range, SIZE_MAX none (the copies of the backend before pinning). The default,
+    //                        32 MiB, is glibc's largest mmap threshold: a vector that size or more has pages of
+    //                        its own, so its registration cannot collide with a neighbour's (smaller heap blocks
+    //                        may share a page, and registrations may not overlap). The A and B scalar vectors of
+    //                        this size and more are built in page-locked buffers reused from partition to
+    //                        partition (none when SIZE_MAX).
+    //   pinned_cache_bytes   free page-locked A/B scalar buffers kept for reuse (cuda::pinned_pool): with two
+    //                        workers a 32 GiB PoRep partition holds ~5.6 GB of them per partition in flight; the
+    //                        cache keeps what the next ones reuse.
+    //   b_g2_on_gpu          B_G2's MSM on the GPU (the default), else on a CPU thread beside the GPU work.
+    //   placement            [gpud] params_memory: where the parameters' points live (proving_backend.hpp).
+    //   release_host_points  [gpud] release_host_points: the pages of a set's host point vectors go back to the
+    //                        kernel once the points are on the device or packed for streaming (those B_G2 reads
+    //                        on the CPU excepted): the caller must not read them again while the set is resident
+    //                        (a read faults; gpud never does). Off by default here, where tests compare the
+    //                        backend's proofs with the CPU's over the same parameters object.
+    //   sparse_streaming     [gpud] sparse_streaming: the sets placed in host memory have their host copy
+    //                        page-locked and mapped into the device's address space, and a streamed segment whose
+    //                        MSM reads at most 3/4 of its points (those with a scalar other than 0: about half of
+    //                        PoRep's L, A and B) gets those alone, gathered by a kernel reading the copy in place,
+    //                        instead of the whole segment over the copy engine (msm_context::set_sparse_streaming;
+    //                        counters streamed_segments and sparse_segments). Only where the MSM runs alone on the
+    //                        GPU (L, A; B_G1 where it runs last): B_G1 beside H's transforms and B_G2 on its own
+    //                        thread copy whole (msm_options::sparse_gather). Off by default.
+    //   side_lane_max_log    the side lane's largest domain (below).
+    explicit cuda_backend(int gpu, const cuda_settings& settings = {});
     ~cuda_backend() override;
     // TEST FACILITY: with the "auto" or "split" placement, the next sets made resident keep |g1_points| of their G1
     // points on the device (clamped to the set's; l, a, b_g1, then h's) and stream the rest, B_G2's kept whole,
     // as on a GPU whose free memory splits them so (choose_points_split, tested apart), whatever this one has
     // free; std::nullopt: the free memory decides again.
     void split_points_for_test(std::optional<size_t> g1_points) { forced_g1_resident_ = g1_points; }
-    // [gpud] sparse_streaming: the sets placed in host memory from now on have their host copy page-locked and
-    // mapped into the device's address space, and a streamed segment whose MSM reads at most 3/4 of its points
-    // (those with a scalar other than 0: about half of PoRep's L, A and B) gets those alone, gathered by a kernel
-    // reading the copy in place, instead of the whole segment over the copy engine
-    // (msm_context::set_sparse_streaming; counters streamed_segments and sparse_segments). Sets already placed
-    // keep what they had. Off by default.
-    void set_sparse_streaming(bool on) { sparse_streaming_ = on; }
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<partition_work> prepare(const groth16::witness_view& w, const groth16::parameters& params) override;
     std::unique_ptr<partition_work> prepare_compact(const compact_partition& w,
                                                     const groth16::parameters& params) override;
     void run_kernels(partition_work& work) override;
     // The side lane (above; cuda_backend/side_lane.cpp): compact works of domain <= 2^side_lane_max_log (the
-    // constructor's; 2^22 by default: WinningPoSt's 2^19 in, every other Filecoin proof's 2^27 out), while no
+    // settings'; 2^22 by default: WinningPoSt's 2^19 in, every other Filecoin proof's 2^27 out), while no
     // run on the side lane has failed on the device (then every work goes under the lock, with a warning).
-    static constexpr unsigned default_side_lane_max_log = 22;
     bool can_run_beside_lock(const partition_work& work) const override;
     void run_kernels_beside_lock(partition_work& work) override;
     groth16::proof finish(partition_work& work, groth16::rng_fn& rng) override;
@@ -168,7 +167,7 @@ public:
     // to make a set resident or plan its memory: once per set, not per partition), beside_lock_partitions
     // (kernels run on the side lane), side_lane_warm_ups (warm_side_lane's runs) and side_lane_off (1 once a side
     // run failed on the device), streamed_segments and sparse_segments (MSM segments of points in host memory
-    // streamed, and of them those gathered sparse: set_sparse_streaming), by name. Never waits for
+    // streamed, and of them those gathered sparse: sparse_streaming), by name. Never waits for
     // kernels: gpud's main loop, which sends the finished proofs, answers status requests with it.
     std::vector<std::pair<std::string, std::uint64_t>> counters() const override;
     // Frees |params|' points on the device (or their page-locked host copy), waiting for the kernels running
@@ -312,7 +311,7 @@ private:
     params_placement placement_;
     std::optional<size_t> forced_g1_resident_;  // split_points_for_test
     bool release_host_points_;
-    std::atomic<bool> sparse_streaming_{false};  // set_sparse_streaming
+    bool sparse_streaming_;
     unsigned side_lane_max_log_;
     size_t pin_min_bytes_;
     std::shared_ptr<pin_counters> pins_;  // shared with the works, which may outlive a call into the backend

@@ -56,9 +56,12 @@ std::uint64_t us_since(steady::time_point t0) {
 // (a test facility: a warning says so, `cuzk status` shows "<backend>+faults").
 std::unique_ptr<proving_backend> backend_for(const daemon::config& c, const std::optional<fault_plan>& faults) {
     auto backend = make_backend(c.gpud.backend, c.gpud.gpu,
-                                {c.gpud.pinned_cache_mib << 20, c.gpud.pin_min_mib << 20, c.gpud.b_g2_on_gpu,
-                                 parse_params_placement(c.gpud.params_memory), c.gpud.release_host_points,
-                                 c.gpud.sparse_streaming});
+                                {.pinned_cache_bytes = c.gpud.pinned_cache_mib << 20,
+                                 .pin_min_bytes = c.gpud.pin_min_mib << 20,
+                                 .b_g2_on_gpu = c.gpud.b_g2_on_gpu,
+                                 .placement = parse_params_placement(c.gpud.params_memory),
+                                 .release_host_points = c.gpud.release_host_points,
+                                 .sparse_streaming = c.gpud.sparse_streaming});
     if (!faults) return backend;
     spdlog::warn("[gpud] {}={}: fault injection is on (a test facility): the {} step of the {} backend fails with "
                  "injected CUDA errors{}; unset the variable to prove normally",

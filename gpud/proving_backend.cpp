@@ -35,11 +35,7 @@ std::unique_ptr<proving_backend> make_backend(std::string_view name, int gpu, co
     if (name == "cpu") return std::make_unique<cpu_backend>();
 #ifdef CUZK_GPUD_HAVE_CUDA
     auto make_cuda = [&] {
-        auto be = std::make_unique<cuda_backend>(gpu, cuda.b_g2_on_gpu, size_t(cuda.pin_min_bytes),
-                                                 size_t(cuda.pinned_cache_bytes), cuda.placement,
-                                                 cuda.release_host_points);
-        be->set_sparse_streaming(cuda.sparse_streaming);
-        return be;
+        return std::make_unique<cuda_backend>(gpu, cuda);
     };
     if (name == "cuda") return make_cuda();  // strict: throws cuda_error without the GPU
     if (name == "auto") {

@@ -115,14 +115,17 @@ enum class params_placement { automatic, device, host, split };
 params_placement parse_params_placement(std::string_view text);
 const char* to_string(params_placement p);
 
-// The CUDA backend's settings ([gpud] keys; cuda_backend says what each does). The CPU backend has none.
+// The CUDA backend's settings, most of them [gpud] keys (cuda_backend.hpp says what each does); tests name the
+// ones they change, e.g. cuda_backend(0, {.pin_min_bytes = 0, .placement = params_placement::host}). The CPU
+// backend has none.
 struct cuda_settings {
-    std::uint64_t pinned_cache_bytes = std::uint64_t(16) << 30;  // free page-locked A/B scalar buffers kept
+    std::uint64_t pinned_cache_bytes = std::uint64_t(16) << 30;  // [gpud] pinned_cache_mib: free A/B buffers kept
     std::uint64_t pin_min_bytes = std::uint64_t(32) << 20;       // smaller host ranges are copied pageable
     bool b_g2_on_gpu = true;                                     // else on the CPU, beside the GPU work
     params_placement placement = params_placement::automatic;   // [gpud] params_memory
     bool release_host_points = false;  // [gpud] release_host_points (gpud's default is true; cuda_backend says why)
     bool sparse_streaming = false;     // [gpud] sparse_streaming
+    unsigned side_lane_max_log = 22;   // the side lane takes compact partitions of domain <= 2^this
 };
 
 // "cpu" (always); "cuda" (builds with CUDA; throws cuda::cuda_error when GPU |gpu| is not usable); "auto": the

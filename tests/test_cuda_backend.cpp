@@ -109,20 +109,19 @@ void expect_proves_as_cpu_twice(gpud::cuda_backend& be, const cpu_reference& ref
 // B_G2 on the GPU (the default) or on a CPU thread; every host range pinned for the copies (the small
 // circuits here are far under the default pin_min_bytes, so the default would copy from pageable memory).
 gpud::cuda_backend& gpu_backend(bool b_g2_on_gpu = true) {
-    static gpud::cuda_backend on_gpu(0, true, 0), on_cpu(0, false, 0);
+    static gpud::cuda_backend on_gpu(0, {.pin_min_bytes = 0}), on_cpu(0, {.pin_min_bytes = 0, .b_g2_on_gpu = false});
     return b_g2_on_gpu ? on_gpu : on_cpu;
 }
 
 // The parameters' points in host memory, streamed to the GPU ([gpud] params_memory = "host"), B_G2 on the GPU.
 gpud::cuda_backend& host_params_backend() {
-    static gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
-                                 gpud::params_placement::host);
+    static gpud::cuda_backend be(0, {.pin_min_bytes = 0, .placement = gpud::params_placement::host});
     return be;
 }
 
 // No range pinned: every copy from pageable memory (the backend as it was before pinning).
 gpud::cuda_backend& pageable_backend() {
-    static gpud::cuda_backend be(0, true, SIZE_MAX);
+    static gpud::cuda_backend be(0, {.pin_min_bytes = SIZE_MAX});
     return be;
 }
 
@@ -156,7 +155,7 @@ cudaMemoryType memory_type(const void* p) {
 // obtained for the first partition and reused by the second: no page-locking call at all in the second.
 TEST(CudaBackend, WitnessInARegionRegisteredOnceNeedsNoPinPerPartition) {
     SKIP_WITHOUT_GPU();
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     const keys& k = keys_for("sha256:1");
     proving_assignment pa = synthesized("sha256:1");
     const witness_view src = view_of(pa);
@@ -265,7 +264,7 @@ TEST(CudaBackend, LAndARunAsOneMsmWhereAUsesEveryAuxVariable) {
 
     auto shared_count = [](const gpud::cuda_backend& be) { return counter_of(be, "l_a_msm_shared"); };
     gpud::cpu_backend cpu;
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     for (uint64_t seed : {40u, 41u}) {
         const proof want = prove_with(cpu, w, setup.params, seed);
         const proof got = prove_with(be, w, setup.params, seed);
@@ -294,7 +293,7 @@ TEST(CudaBackend, LAndARunAsOneMsmWhereAUsesEveryAuxVariable) {
 // overwritten then, its row a is not: it uses that one) or dropped before its kernels.
 TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) {
     SKIP_WITHOUT_GPU();
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     gpud::cpu_backend cpu;
     const std::string spec = "mul:1000";
     const parameters& params = keys_for(spec).setup.params;
@@ -386,7 +385,7 @@ TEST(CudaBackend, BG2ScalarsOfAWaitingPartitionAreCopiedUnderTheHoldersKernels) 
 // parameters' G2 context, are still used.
 TEST(CudaBackend, ARowAStagedIsDroppedWhenTheSpareSlotGrows) {
     SKIP_WITHOUT_GPU();
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     gpud::cpu_backend cpu;
     const parameters& small = keys_for("mul:1000").setup.params;
     const parameters& large = keys_for("mul:3000").setup.params;
@@ -495,7 +494,8 @@ TEST(CudaBackend, HostCopyOfThePointsGivenBackOnceResidentProofsUnchanged) {
     for (const auto placement : {gpud::params_placement::device, gpud::params_placement::host}) {
         for (const bool b_g2_on_gpu : {true, false}) {
             SCOPED_TRACE(std::string(to_string(placement)) + (b_g2_on_gpu ? ", B_G2 on the GPU" : ", B_G2 on the CPU"));
-            gpud::cuda_backend be(0, b_g2_on_gpu, 0, gpud::cuda_backend::default_scalar_cache_bytes, placement, true);
+            gpud::cuda_backend be(
+                0, {.pin_min_bytes = 0, .b_g2_on_gpu = b_g2_on_gpu, .placement = placement, .release_host_points = true});
             const parameters copy = k.setup.params;
             EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 31)), proof_to_bytes(want));
             EXPECT_EQ(proof_to_bytes(prove_with(be, w, copy, 32)), proof_to_bytes(want_later));
@@ -526,8 +526,8 @@ TEST(CudaBackend, PointsSplitBetweenDeviceAndHostProveAsTheCpu) {
     for (const size_t resident : {size_t(0), p.l.size() / 2, p.l.size() + p.a.size() / 3,
                                   p.l.size() + p.a.size() + p.b_g1.size() + p.h.size() / 2, n_g1}) {
         SCOPED_TRACE(std::to_string(resident) + " of " + std::to_string(n_g1) + " G1 points resident");
-        gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
-                              gpud::params_placement::split, true);
+        gpud::cuda_backend be(
+            0, {.pin_min_bytes = 0, .placement = gpud::params_placement::split, .release_host_points = true});
         be.split_points_for_test(resident);
         const parameters copy = p;
         expect_proves_as_cpu_twice(be, ref, copy);
@@ -548,8 +548,10 @@ TEST(CudaBackend, ASplitSetStreamsWholeOnceAnotherBigSetIsPlaced) {
     const proof want_a = prove_with(cpu, view_of(pa), ka.setup.params, 51);
     const proof want_b = prove_with(cpu, view_of(pb), kb.setup.params, 52);
     // Sets above 2^12 count as big here (the side lane's bound).
-    gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes, gpud::params_placement::split,
-                          true, 12);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0,
+                              .placement = gpud::params_placement::split,
+                              .release_host_points = true,
+                              .side_lane_max_log = 12});
     const parameters a = ka.setup.params, b = kb.setup.params;
     be.split_points_for_test(a.l.size() + a.a.size());
     EXPECT_EQ(proof_to_bytes(prove_with(be, view_of(pa), a, 51)), proof_to_bytes(want_a)) << "split";
@@ -571,8 +573,10 @@ TEST(CudaBackend, SparseStreamingProvesAsTheCpuAndGathersTheSparseSegments) {
     const parameters& p = ref.k.setup.params;
     for (const auto placement : {gpud::params_placement::host, gpud::params_placement::split}) {
         SCOPED_TRACE(gpud::to_string(placement));
-        gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes, placement, true);
-        be.set_sparse_streaming(true);
+        gpud::cuda_backend be(0, {.pin_min_bytes = 0,
+                                  .placement = placement,
+                                  .release_host_points = true,
+                                  .sparse_streaming = true});
         if (placement == gpud::params_placement::split) be.split_points_for_test(p.l.size() / 2);
         const parameters copy = p;
         expect_proves_as_cpu_twice(be, ref, copy);
@@ -629,7 +633,7 @@ TEST(CudaBackendDeathTest, AnIllegalAddressLosesTheDeviceAndDeviceLostNamesTheEr
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
-            gpud::cuda_backend be(0, true, 0);
+            gpud::cuda_backend be(0, {.pin_min_bytes = 0});
             if (!be.device_lost().empty()) std::_Exit(10);  // lost before the fault: not what is tested
             const int e = test::provoke_illegal_address(0);
             const std::string why = be.device_lost();
@@ -647,7 +651,7 @@ TEST(CudaBackend, HostRangesPinnedByPrepareAndUnpinnedByFinishOrDrop) {
     SKIP_WITHOUT_GPU();
     for (bool b_g2_on_gpu : {true, false}) {
         SCOPED_TRACE(b_g2_on_gpu ? "B_G2 on the GPU" : "B_G2 on the CPU");
-        gpud::cuda_backend be(0, b_g2_on_gpu, 0);
+        gpud::cuda_backend be(0, {.pin_min_bytes = 0, .b_g2_on_gpu = b_g2_on_gpu});
         const keys& k = keys_for("sha256:1");
         proving_assignment pa = synthesized("sha256:1");
         const witness_view w = view_of(pa);

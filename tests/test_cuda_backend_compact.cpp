@@ -149,14 +149,13 @@ TEST_P(CudaBackendCompactProof, EqualsTheCpuBackendsAndVerifies) {
     const slot_block slot(k.r1cs->wa.inputs(), k.r1cs->wa.aux(), m);
 
     gpud::cpu_backend cpu;
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     be.register_host_region(slot.region());
-    gpud::cuda_backend host_points(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
-                                   gpud::params_placement::host);
-    gpud::cuda_backend b_g2_on_cpu(0, false, 0);
+    gpud::cuda_backend host_points(0, {.pin_min_bytes = 0, .placement = gpud::params_placement::host});
+    gpud::cuda_backend b_g2_on_cpu(0, {.pin_min_bytes = 0, .b_g2_on_gpu = false});
     // Split between the device and host memory inside a's points (l and part of a resident), as where not all
     // fit (split_points_for_test; L and A then run apart, A across the split).
-    gpud::cuda_backend split(0, true, 0);
+    gpud::cuda_backend split(0, {.pin_min_bytes = 0});
     split.split_points_for_test(params.l.size() + params.a.size() / 2);
     for (uint64_t seed : {1000u, 1001u}) {
         SCOPED_TRACE(spec + " seed " + std::to_string(seed));
@@ -192,7 +191,7 @@ TEST(CudaBackendCompact, LAndARunAsOneWhereAUsesEveryAuxVariable) {
     SKIP_WITHOUT_GPU();
     const circuit_case& k = case_for("every-aux-in-a");
     ASSERT_EQ(k.r1cs->pa.a_aux_density().count(), k.r1cs->wa.aux().size);
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     gpud::cpu_backend cpu;
     const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
     EXPECT_EQ(prove_compact(be, w, k.setup.params, 9), prove_compact(cpu, w, k.setup.params, 9));
@@ -244,7 +243,7 @@ TEST(CudaBackendCompact, CompactAndFullPartitionsInterleaveOnOneBackend) {
     const gpud::compact_partition wc = oc.partition(m), wd = od.partition(m);
 
     gpud::cpu_backend cpu;
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     auto finished = [&](std::unique_ptr<gpud::partition_work>& work, uint64_t seed) {
         rng_fn rng = seeded(seed);
         return proof_to_bytes(be.finish(*work, rng));
@@ -300,7 +299,7 @@ TEST(CudaBackendCompact, ForgetFreesTheMatricesAndTheWitnessBuffers) {
     const circuit_case& k2 = case_for("mul:1000");
     const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
     const gpud::compact_partition w2{k2.r1cs->wa.inputs(), k2.r1cs->wa.aux(), &k2.r1cs->m};
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     const auto first = prove_compact(be, w, k.setup.params, 5);
     prove_compact(be, w2, k2.setup.params, 5);
     EXPECT_EQ(be.resident_sets(), 2u);
@@ -340,7 +339,7 @@ TEST(CudaBackendCompact, AnInconsistentCompactWitnessFailsItsKernelsOnly) {
     bad_aux.full_before = before;
     const gpud::compact_partition bad{k.r1cs->wa.inputs(), bad_aux, &k.r1cs->m};
     const gpud::compact_partition good{k.r1cs->wa.inputs(), aux, &k.r1cs->m};
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     gpud::cpu_backend cpu;
     auto work = be.prepare_compact(bad, k.setup.params);
     try {
@@ -408,7 +407,7 @@ TEST(CudaBackendCompact, PrepareMakesTheSetResidentBeforeTheLock) {
     SKIP_WITHOUT_GPU();
     const circuit_case& k = case_for("mul:1000");
     const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     gpud::cpu_backend cpu;
     EXPECT_EQ(be.resident_sets(), 0u);
     auto work = be.prepare_compact(w, k.setup.params);
@@ -436,8 +435,7 @@ TEST(CudaBackendCompact, ASmallSetsPartitionRunsBesideAnotherSetsKernels) {
     const owned_compact ob(big.r1cs->wa.inputs(), witness::expand(big.r1cs->wa.aux()));
     const owned_compact os(small.r1cs->wa.inputs(), witness::expand(small.r1cs->wa.aux()));
     const gpud::compact_partition wb = ob.partition(big.r1cs->m), ws = os.partition(small.r1cs->m);
-    gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
-                          gpud::params_placement::automatic, false, 12);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0, .side_lane_max_log = 12});
     gpud::cpu_backend cpu;
     auto finished = [&](std::unique_ptr<gpud::partition_work>& work, uint64_t seed) {
         rng_fn rng = seeded(seed);
@@ -474,8 +472,7 @@ TEST(CudaBackendCompact, WarmingTheSideLaneRunsItOnceUncountedAndTheFirstPartiti
     const circuit_case& big = case_for("mul:16000");
     const owned_compact os(small.r1cs->wa.inputs(), witness::expand(small.r1cs->wa.aux()));
     const gpud::compact_partition ws = os.partition(small.r1cs->m);
-    gpud::cuda_backend be(0, true, 0, gpud::cuda_backend::default_scalar_cache_bytes,
-                          gpud::params_placement::automatic, false, 12);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0, .side_lane_max_log = 12});
     gpud::cpu_backend cpu;
     be.preload(small.setup.params, &small.r1cs->m);
     be.warm_side_lane(small.setup.params, small.r1cs->m);
@@ -502,7 +499,7 @@ TEST(CudaBackendCompact, PreloadMakesTheSetAndItsMatricesResident) {
     SKIP_WITHOUT_GPU();
     const circuit_case& k = case_for("mul:1000");
     const gpud::compact_partition w{k.r1cs->wa.inputs(), k.r1cs->wa.aux(), &k.r1cs->m};
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     gpud::cpu_backend cpu;
     be.preload(k.setup.params, &k.r1cs->m);
     EXPECT_EQ(be.resident_sets(), 1u);
@@ -522,7 +519,7 @@ struct ballast_case {
 // Proves once on a fresh idle backend (after preload) to learn what the run takes.
 template <class Prove>
 ballast_case measure_idle_run(const Prove& prove, bool compact, const circuit_case& k) {
-    gpud::cuda_backend idle(0, true, 0);
+    gpud::cuda_backend idle(0, {.pin_min_bytes = 0});
     idle.preload(k.setup.params, compact ? &k.r1cs->m : nullptr);
     const size_t before = cuda::free_device_memory(0);
     prove(idle);
@@ -555,7 +552,7 @@ TEST(CudaBackendCompact, LessMemoryThanAtPreloadIsPlannedAroundWithinTheKernels)
     const ballast_case c = measure_idle_run(
         [&](gpud::cuda_backend& be) { EXPECT_EQ(prove_compact(be, w, k.setup.params, 21), want); }, true, k);
     ASSERT_GT(c.idle_scratch, size_t(16) << 20) << "too little MSM scratch to take half of it away measurably";
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     be.preload(k.setup.params, &k.r1cs->m);
     const size_t free_now = cuda::free_device_memory(0);
     device_ballast ballast(free_now - (c.run_takes - c.idle_scratch / 2));
@@ -577,7 +574,7 @@ TEST(CudaBackendCompact, AnAllocationRefusedForWantOfMemoryIsPlannedAroundOnTheR
     const ballast_case c = measure_idle_run(
         [&](gpud::cuda_backend& be) { EXPECT_EQ(prove_full(be, w, k.setup.params, 22), want); }, false, k);
     ASSERT_GT(c.idle_scratch, size_t(16) << 20) << "too little MSM scratch to take half of it away measurably";
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     be.preload(k.setup.params, nullptr);
     const size_t free_now = cuda::free_device_memory(0);
     device_ballast ballast(free_now - (c.run_takes - c.idle_scratch / 2));

@@ -83,7 +83,7 @@ TEST(GpudBackendStatus, TheCudaBackendNamesItsDeviceAndItsMemory) {
 
 TEST(GpudBackendStatus, ForgetFreesTheResidentSetAndTheNextPartitionUploadsItAgain) {
     SKIP_WITHOUT_GPU();
-    gpud::cuda_backend be(0, true, 0);
+    gpud::cuda_backend be(0, {.pin_min_bytes = 0});
     const mul_circuit k("mul:1024");
     const auto w = groth16::view_of(k.assignment);
     const auto first = prove(be, w, k.setup.params);
@@ -101,7 +101,7 @@ TEST(GpudBackendStatus, ForgetFreesTheResidentSetAndTheNextPartitionUploadsItAga
 TEST(GpudBackendStatus, PinnedMemoryCountsTheParametersHostCopyUntilForgotten) {
     SKIP_WITHOUT_GPU();
     const std::size_t cache = std::size_t(64) << 20;
-    gpud::cuda_backend be(0, true, 0, cache, gpud::params_placement::host);
+    gpud::cuda_backend be(0, {.pinned_cache_bytes = cache, .pin_min_bytes = 0, .placement = gpud::params_placement::host});
     EXPECT_EQ(be.pinned().limit_bytes, cache);
     const mul_circuit k("mul:1024");
     const auto w = groth16::view_of(k.assignment);

@@ -1409,10 +1409,7 @@ int compact_bench(int argc, char** argv) {
         const bool sparse = option.size() > sparse_suffix.size() && option.ends_with(sparse_suffix);
         const std::string placement = sparse ? option.substr(0, option.size() - sparse_suffix.size()) : option;
         const std::string tag = "compact " + option + ": ";
-        gpud::cuda_backend be(0, true, gpud::cuda_backend::default_pin_min_bytes,
-                              gpud::cuda_backend::default_scalar_cache_bytes,
-                              gpud::parse_params_placement(placement));
-        be.set_sparse_streaming(sparse);
+        gpud::cuda_backend be(0, {.placement = gpud::parse_params_placement(placement), .sparse_streaming = sparse});
         be.register_host_region(std::as_bytes(std::span<const uint64_t>(slot)));
         auto prove = [&](std::vector<double>* prep, std::vector<double>* kern) {
             double t = now_ms();
