@@ -12,6 +12,8 @@
 #include <stop_token>
 #include <system_error>
 
+#include "common/util/file_writer.hpp"
+
 namespace cuzk::groth16 {
 
 format_error::format_error(std::string file, std::string section, size_t offset, std::string reason)
@@ -48,35 +50,10 @@ uint32_t checked_count(size_t n, const char* what) {
 void encode(const ec::g1_affine_t& p, uint8_t* out) { ec::g1_to_uncompressed(p, out); }
 void encode(const ec::g2_affine_t& p, uint8_t* out) { ec::g2_to_uncompressed(p, out); }
 
-class file_writer {
-public:
-    explicit file_writer(const std::filesystem::path& path) : path_(path), f_(std::fopen(path.c_str(), "wb")) {
-        if (!f_) fail("cannot create");
-    }
-    ~file_writer() {
-        if (f_) std::fclose(f_);
-    }
-    void write(const uint8_t* data, size_t n) {
-        if (n != 0 && std::fwrite(data, 1, n, f_) != n) fail("cannot write");
-    }
-    void close() {
-        std::FILE* f = f_;
-        f_ = nullptr;
-        if (std::fclose(f) != 0) fail("cannot close");
-    }
-
-private:
-    [[noreturn]] void fail(const char* what) {
-        throw std::system_error(errno, std::generic_category(), std::string(what) + " " + path_.string());
-    }
-    std::filesystem::path path_;
-    std::FILE* f_;
-};
-
 // Count then points, serialised in parallel blocks so that writing a 2^27-point vector is bounded
 // by the disk, not by the field conversions out of Montgomery form.
 template <class P>
-void write_vector(file_writer& w, const std::vector<P>& pts, const char* what) {
+void write_vector(util::file_writer& w, const std::vector<P>& pts, const char* what) {
     constexpr size_t BYTES = sizeof(P) == sizeof(ec::g1_affine_t) ? G1U : G2U;
     uint8_t count[4];
     put_u32_be(count, checked_count(pts.size(), what));
@@ -261,7 +238,7 @@ std::vector<uint8_t> vk_to_bytes(const verifying_key& vk) {
 
 void write_vk(const std::filesystem::path& path, const verifying_key& vk) {
     std::vector<uint8_t> bytes = vk_to_bytes(vk);
-    file_writer w(path);
+    util::file_writer w(path);
     w.write(bytes.data(), bytes.size());
     w.close();
 }
@@ -270,7 +247,7 @@ void write_parameters(const std::filesystem::path& path, const parameters& param
     std::filesystem::path tmp = path;
     tmp += ".tmp";
     {
-        file_writer w(tmp);
+        util::file_writer w(tmp);
         std::vector<uint8_t> vk = vk_to_bytes(params.vk);
         w.write(vk.data(), vk.size());
         write_vector(w, params.h, "h");

@@ -24,6 +24,7 @@
 
 #include "common/cs/linear_combination.hpp"
 #include "common/util/errors.hpp"
+#include "common/util/file_writer.hpp"
 
 namespace cuzk::r1cs {
 
@@ -148,34 +149,11 @@ std::uint64_t payload_digest(std::span<const std::span<const std::byte>> section
 }
 
 // --- writing ---------------------------------------------------------------------------------------------
-class file_writer {
-public:
-    explicit file_writer(const std::filesystem::path& path) : path_(path), f_(std::fopen(path.c_str(), "wb")) {
-        if (!f_) fail("cannot create");
-    }
-    ~file_writer() {
-        if (f_) std::fclose(f_);
-    }
-    void write(const void* data, std::size_t n) {
-        if (n != 0 && std::fwrite(data, 1, n, f_) != n) fail("cannot write");
-    }
-    void pad(std::size_t n) {
-        static constexpr char zeros[8] = {};
-        write(zeros, pad8(n) - n);
-    }
-    void close() {
-        std::FILE* f = f_;
-        f_ = nullptr;
-        if (std::fclose(f) != 0) fail("cannot close");
-    }
-
-private:
-    [[noreturn]] void fail(const char* what) {
-        throw std::system_error(errno, std::generic_category(), std::string(what) + " " + path_.string());
-    }
-    std::filesystem::path path_;
-    std::FILE* f_;
-};
+// Zeros from |n| bytes up to the next multiple of 8: every section starts 8-byte aligned.
+void write_padding(util::file_writer& w, std::size_t n) {
+    static constexpr char zeros[8] = {};
+    w.write(zeros, pad8(n) - n);
+}
 
 void check_consistent(const r1cs_matrices& m, std::string_view circuit) {
     auto bad = [](const std::string& what) { throw std::invalid_argument("write_matrix_file: " + what); };
@@ -316,13 +294,13 @@ void write_matrix_file(const std::filesystem::path& path, const r1cs_matrices& m
     std::filesystem::path tmp = path;
     tmp += ".tmp." + std::to_string(::getpid());
     try {
-        file_writer w(tmp);
+        util::file_writer w(tmp);
         w.write(&h, sizeof(h));
         w.write(circuit.data(), circuit.size());
-        w.pad(circuit.size());
+        write_padding(w, circuit.size());
         for (auto s : sections) {
             w.write(s.data(), s.size());
-            w.pad(s.size());
+            write_padding(w, s.size());
         }
         w.close();
         std::error_code ec;
