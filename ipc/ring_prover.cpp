@@ -65,7 +65,9 @@ std::optional<proving_claim> ring_prover::take_ready(std::chrono::nanoseconds wa
     }
 }
 
-transition_status ring_prover::release(const proving_claim& claim) {
+// PROVING (held by this process, |claim|'s generation) -> |after|, or why not. Release ordering on success: our
+// reads of the payload happen-before the next claimant's acquire (a writer overwriting it, or a prover taking it).
+transition_status ring_prover::leave_proving(const proving_claim& claim, slot_word after) {
     if (claim.slot >= ring_.slot_count()) return transition_status::no_such_slot;
     const auto self = partition_ring::self_as_holder();
     ring_slot& s = ring_.slot(claim.slot);
@@ -75,32 +77,25 @@ transition_status ring_prover::release(const proving_claim& claim) {
     if (observed != expected) return ring_.diagnose(observed, slot_state::proving, claim.generation, self.pid);
     s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
     s.holder_start_time.store(0, std::memory_order_relaxed);
-    // Release: our reads of the payload happen-before the next writer's acquire claim overwrites it.
-    if (!s.control.compare_exchange_strong(expected, slot_word{slot_state::free, 0, claim.generation}.pack(),
-                                           std::memory_order_release, std::memory_order_relaxed)) {
+    if (!s.control.compare_exchange_strong(expected, after.pack(), std::memory_order_release,
+                                           std::memory_order_relaxed)) {
         return ring_.diagnose(expected, slot_state::proving, claim.generation, self.pid);
     }
+    return transition_status::ok;
+}
+
+transition_status ring_prover::release(const proving_claim& claim) {
+    const auto st = leave_proving(claim, slot_word{slot_state::free, 0, claim.generation});
+    if (st != transition_status::ok) return st;
     ring_.control_->releases.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
     ring_.wake_writers();
     return transition_status::ok;
 }
 
+// The metadata stays as committed; the next prover's acquire take sees it, as after a commit.
 transition_status ring_prover::hand_back(const proving_claim& claim) {
-    if (claim.slot >= ring_.slot_count()) return transition_status::no_such_slot;
-    const auto self = partition_ring::self_as_holder();
-    ring_slot& s = ring_.slot(claim.slot);
-    std::uint64_t expected = slot_word{slot_state::proving, self.pid, claim.generation}.pack();
-    // Relaxed: pre-check, as in release.
-    const std::uint64_t observed = s.control.load(std::memory_order_relaxed);
-    if (observed != expected) return ring_.diagnose(observed, slot_state::proving, claim.generation, self.pid);
-    s.state_since_ms.store(realtime_ms(), std::memory_order_relaxed);
-    s.holder_start_time.store(0, std::memory_order_relaxed);
-    // Release: the metadata stays as committed; the next prover's acquire take sees it, as after a commit.
-    const slot_word after{slot_state::ready, 0, claim.generation + 1};
-    if (!s.control.compare_exchange_strong(expected, after.pack(), std::memory_order_release,
-                                           std::memory_order_relaxed)) {
-        return ring_.diagnose(expected, slot_state::proving, claim.generation, self.pid);
-    }
+    const auto st = leave_proving(claim, slot_word{slot_state::ready, 0, claim.generation + 1});
+    if (st != transition_status::ok) return st;
     ring_.wake_provers();
     return transition_status::ok;
 }

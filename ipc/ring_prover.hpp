@@ -46,6 +46,7 @@ public:
     const partition_ring& ring() const noexcept { return ring_; }
 
 private:
+    transition_status leave_proving(const proving_claim& claim, slot_word after);
     partition_ring ring_;
 };
 
