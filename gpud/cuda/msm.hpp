@@ -49,8 +49,8 @@ struct msm_options {
     bool uniform_windows = false;
     // With the context's sparse streaming on (set_sparse_streaming): false copies this run's streamed segments whole.
     // For a run beside other kernels (a partition's B_G1 beside H's transforms, B_G2 on its own thread): the
-    // gather's blocks wait on the link inside SMs those kernels need, where the copy engine takes none (an H100
-    // measured gpud's compact sequence slower with every segment gathered than with none).
+    // gather's blocks would wait on the link inside SMs those kernels need, where the copy engine takes none (an
+    // H100 measured gpud's compact sequence slower with every segment gathered than with none: BENCHMARKS.md).
     bool sparse_gather = true;
 };
 
