@@ -65,8 +65,9 @@ struct gpud_section {
                                              // memory (streamed per MSM), or "auto" (the device where they fit)
     bool release_host_points = true;         // CUDA backend: a set's host point vectors given back to the kernel
                                              // once on the device (or packed for streaming)
-    bool sparse_streaming = false;           // CUDA backend: streamed segments send only the points whose scalar
+    bool sparse_streaming = true;            // CUDA backend: streamed segments send only the points whose scalar
                                              // is not 0 (a gather from the mapped host copy), where few enough
+                                             // and the MSM runs alone on the GPU
     bool winning_post_beside_lock = true;    // a WinningPoSt's kernels beside the CUDA lock's holder where the
                                              // backend keeps them apart (the CUDA backend's side lane)
     std::string preload;                     // comma-separated circuit ids or specs loaded as gpud starts

@@ -133,7 +133,7 @@ public:
     //                        instead of the whole segment over the copy engine (msm_context::set_sparse_streaming;
     //                        counters streamed_segments and sparse_segments). Only where the MSM runs alone on the
     //                        GPU (L, A; B_G1 where it runs last): B_G1 beside H's transforms and B_G2 on its own
-    //                        thread copy whole (msm_options::sparse_gather). Off by default.
+    //                        thread copy whole (msm_options::sparse_gather). Off by default here, on in gpud.
     //   side_lane_max_log    the side lane's largest domain (below).
     explicit cuda_backend(int gpu, const cuda_settings& settings = {});
     ~cuda_backend() override;

@@ -124,7 +124,7 @@ struct cuda_settings {
     bool b_g2_on_gpu = true;                                     // else on the CPU, beside the GPU work
     params_placement placement = params_placement::automatic;   // [gpud] params_memory
     bool release_host_points = false;  // [gpud] release_host_points (gpud's default is true; cuda_backend says why)
-    bool sparse_streaming = false;     // [gpud] sparse_streaming
+    bool sparse_streaming = false;     // [gpud] sparse_streaming (gpud's default is true; tests choose it here)
     unsigned side_lane_max_log = 22;   // the side lane takes compact partitions of domain <= 2^this
 };
 

@@ -121,7 +121,7 @@ TEST(DaemonConfig, ValuesAreRead) {
     const auto path = std::filesystem::temp_directory_path() / "cuzk-config-values.toml";
     std::ofstream(path) << "[ring]\nslots = 9\n[synthd]\nnuma_node = 1\ncpus = \"0-3\"\n[assemblerd]\nverify = false\n"
                            "[gpud]\npinned_cache_mib = 0\npin_min_mib = 1\nb_g2_on_gpu = false\n"
-                           "release_host_points = false\nwinning_post_beside_lock = false\nsparse_streaming = true\n";
+                           "release_host_points = false\nwinning_post_beside_lock = false\nsparse_streaming = false\n";
     const auto c = daemon::load_config(path);
     std::filesystem::remove(path);
     EXPECT_EQ(c.ring.slots, 9u);
@@ -133,13 +133,13 @@ TEST(DaemonConfig, ValuesAreRead) {
     EXPECT_FALSE(c.gpud.b_g2_on_gpu);
     EXPECT_FALSE(c.gpud.release_host_points);
     EXPECT_FALSE(c.gpud.winning_post_beside_lock);
-    EXPECT_TRUE(c.gpud.sparse_streaming);
+    EXPECT_FALSE(c.gpud.sparse_streaming);
     const auto d = daemon::load_config_or_defaults(std::nullopt);
     EXPECT_EQ(d.gpud.pin_min_mib, 32u);
     EXPECT_TRUE(d.gpud.b_g2_on_gpu);
     EXPECT_TRUE(d.gpud.release_host_points);
     EXPECT_TRUE(d.gpud.winning_post_beside_lock);
-    EXPECT_FALSE(d.gpud.sparse_streaming);
+    EXPECT_TRUE(d.gpud.sparse_streaming);
 }
 
 TEST(DaemonConfig, MaxPartitionAttemptsIsThreeByDefaultIsReadAndRefusesZero) {

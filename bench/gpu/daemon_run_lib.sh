@@ -166,7 +166,7 @@ choose_ring_dir() {
 # PARAMS_DIR, LOG_LEVEL (default info; debug adds, among others, each compact partition's kernel steps to
 # gpud's log), and RELEASE_HOST_POINTS ([gpud] release_host_points; default true, false keeps the parameters' host
 # vectors after their upload), PARAMS_MEMORY ([gpud] params_memory; default auto) and SPARSE_STREAMING ([gpud]
-# sparse_streaming; default false).
+# sparse_streaming; default true).
 write_synthetic_config() {
   cat >"$CONFIG" <<EOF
 # written by $(basename "$0"): $1
@@ -196,7 +196,7 @@ params_dir = "$PARAMS_DIR"
 synthetic_params = true
 release_host_points = ${RELEASE_HOST_POINTS:-true}
 params_memory = "${PARAMS_MEMORY:-auto}"
-sparse_streaming = ${SPARSE_STREAMING:-false}
+sparse_streaming = ${SPARSE_STREAMING:-true}
 preload = "${PRELOAD:-}"
 EOF
   cp "$CONFIG" "$OUT/cuzk.toml"
