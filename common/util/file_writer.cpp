@@ -1,6 +1,7 @@
 #include "common/util/file_writer.hpp"
 
 #include <cerrno>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -19,9 +20,10 @@ void file_writer::write(const void* data, std::size_t n) {
 }
 
 void file_writer::close() {
+    if (!f_) throw std::logic_error("file_writer: " + path_.string() + " closed twice");
     std::FILE* f = f_;
     f_ = nullptr;
-    if (!f || std::fclose(f) != 0) fail("cannot close");
+    if (std::fclose(f) != 0) fail("cannot close");
 }
 
 void file_writer::fail(const char* what) const {

@@ -19,7 +19,8 @@ public:
 
     // Throws std::system_error ("cannot write <path>") on a short write.
     void write(const void* data, std::size_t n);
-    // Flushes and closes; throws std::system_error ("cannot close <path>") when that fails. Once only.
+    // Flushes and closes; throws std::system_error ("cannot close <path>") when that fails; a second call throws
+    // std::logic_error.
     void close();
     const std::filesystem::path& path() const { return path_; }
 
